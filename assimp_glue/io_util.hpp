@@ -1,0 +1,39 @@
+// Reading files through Assimp's IOSystem: every importer's bytes come through here, so memory reads
+// (ReadFileFromMemory) and custom file systems work. Streams are closed with IOSystem::Close.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace Assimp {
+class IOSystem;
+class IOStream;
+} // namespace Assimp
+
+namespace gamefmt::glue {
+
+struct StreamCloser {
+    Assimp::IOSystem *io = nullptr;
+    void operator()(Assimp::IOStream *stream) const;
+};
+using StreamPtr = std::unique_ptr<Assimp::IOStream, StreamCloser>;
+
+// Opens `path` for binary reading; null when it cannot be opened. Never throws.
+StreamPtr OpenForRead(Assimp::IOSystem *io, const std::string &path) noexcept;
+
+// Up to `maxBytes` leading bytes of `path` (fewer for a short file); empty when it cannot be read.
+// Never throws: this is what CanRead uses.
+std::vector<std::uint8_t> ReadHead(Assimp::IOSystem *io, const std::string &path, std::size_t maxBytes) noexcept;
+
+// The largest file any importer reads whole (importers cap further by their own format limits).
+constexpr std::uint64_t kMaxInputFileSize = std::uint64_t(2) << 30; // 2 GiB
+
+// The whole of `path`, in one read. Throws FormatError naming `formatName` when the file cannot be
+// opened, is larger than `maxSize`, or reads short.
+std::vector<std::uint8_t> ReadAll(Assimp::IOSystem *io, const std::string &path, const std::string &formatName,
+                                  std::uint64_t maxSize = kMaxInputFileSize);
+
+} // namespace gamefmt::glue

@@ -1,0 +1,145 @@
+// Registration of gamefmt's importers and exporters on an Assimp::Importer / Assimp::Exporter.
+#include "gamefmt/gamefmt.hpp"
+
+#include "importers/redguard/detect.hpp"
+#include "importers/roblox_mesh/detect.hpp"
+#include "importers/roblox_model/detect.hpp"
+#include "importers/sl_mesh/detect.hpp"
+#include "pending_importer.hpp"
+
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+
+#include <cstring>
+#include <functional>
+
+#ifndef GAMEFMT_VERSION_STRING
+#define GAMEFMT_VERSION_STRING "0.0.0"
+#endif
+
+namespace gamefmt {
+namespace {
+
+// aiImporterDesc flags (importerdesc.h): Text=1, Binary=2, Compressed=4, LimitedSupport=8, Experimental=16.
+const aiImporterDesc kRobloxMeshDesc = {
+    "gamefmt Roblox mesh", "gamefmt", "gamefmt", "Roblox .mesh 1.00-7.00 (recognised; reading pending)",
+    aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_Experimental,
+    1, 0, 7, 0, "mesh"};
+const aiImporterDesc kRobloxModelDesc = {
+    "gamefmt Roblox model/place", "gamefmt", "gamefmt",
+    "Roblox binary and XML models and places (recognised; reading pending)",
+    aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour |
+        aiImporterFlags_SupportCompressedFlavour | aiImporterFlags_Experimental,
+    0, 0, 0, 0, "rbxm rbxl rbxmx rbxlx"};
+const aiImporterDesc kSlMeshDesc = {
+    "gamefmt Second Life mesh", "gamefmt", "gamefmt", "Second Life mesh assets (recognised; reading pending)",
+    aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_SupportCompressedFlavour | aiImporterFlags_Experimental,
+    0, 0, 0, 0, "llmesh slm"};
+const aiImporterDesc kRedguardDesc = {
+    "gamefmt Redguard model", "gamefmt", "gamefmt", "Redguard .3d/.3dc/.rob (recognised; reading pending)",
+    aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_Experimental, 0, 0, 0, 0, "3d 3dc rob"};
+
+bool DetectRobloxMesh(const std::uint8_t *d, std::size_t n) { return !rbxmesh::DetectVersion(d, n).empty(); }
+bool DetectRobloxModel(const std::uint8_t *d, std::size_t n) { return rbx::Detect(d, n) != rbx::Encoding::None; }
+bool DetectSlMesh(const std::uint8_t *d, std::size_t n) { return slmesh::Detect(d, n); }
+bool DetectRedguard(const std::uint8_t *d, std::size_t n) {
+    return redguard::Detect(d, n) != redguard::FileKind::None;
+}
+
+struct ImporterEntry {
+    const aiImporterDesc *desc;
+    const char *clashingExtension; // a built-in claims it: put ours ahead (assimp-integration.md §2.3)
+    bool readable;
+    std::function<Assimp::BaseImporter *()> make;
+};
+
+const std::vector<ImporterEntry> &ImporterTable() {
+    static const std::vector<ImporterEntry> table = {
+        {&kRobloxMeshDesc, "mesh", false,
+         [] {
+             return new glue::PendingImporter(&kRobloxMeshDesc, "Roblox mesh", "\"version X.YY\" (1.00 to 7.00)",
+                                              DetectRobloxMesh, rbxmesh::kSignatureBytes);
+         }},
+        {&kRobloxModelDesc, nullptr, false,
+         [] {
+             return new glue::PendingImporter(&kRobloxModelDesc, "Roblox model", "\"<roblox!\" or \"<roblox \"",
+                                              DetectRobloxModel, rbx::kSignatureBytes);
+         }},
+        {&kSlMeshDesc, nullptr, false,
+         [] {
+             return new glue::PendingImporter(&kSlMeshDesc, "Second Life mesh", "an LLSD binary header map",
+                                              DetectSlMesh, slmesh::kSignatureBytes);
+         }},
+        {&kRedguardDesc, "3d", false,
+         [] {
+             return new glue::PendingImporter(&kRedguardDesc, "Redguard 3D", "\"v2.6\", \"v2.7\", \"v4.0\", "
+                                              "\"v5.0\" or \"OARC\"",
+                                              DetectRedguard, redguard::kSignatureBytes);
+         }},
+    };
+    return table;
+}
+
+// Exporters arrive with their formats. The entry strings must have static storage: Assimp keeps them by pointer.
+const std::vector<Assimp::Exporter::ExportFormatEntry> &ExporterTable() {
+    static const std::vector<Assimp::Exporter::ExportFormatEntry> table = {};
+    return table;
+}
+
+} // namespace
+
+const char *Version() { return GAMEFMT_VERSION_STRING; }
+
+bool IsGamefmtImporter(const Assimp::BaseImporter *loader) {
+    if (loader == nullptr) return false;
+    const aiImporterDesc *info = loader->GetInfo();
+    if (info == nullptr || info->mName == nullptr) return false;
+    for (const ImporterEntry &entry : ImporterTable())
+        if (std::strcmp(info->mName, entry.desc->mName) == 0) return true;
+    return false;
+}
+
+std::size_t RegisterImporters(Assimp::Importer &importer) {
+    for (std::size_t i = 0; i < importer.GetImporterCount(); ++i)
+        if (IsGamefmtImporter(importer.GetImporter(i))) return 0;
+
+    std::size_t added = 0;
+    for (const ImporterEntry &entry : ImporterTable()) {
+        Assimp::BaseImporter *builtin =
+            entry.clashingExtension != nullptr ? importer.GetImporter(entry.clashingExtension) : nullptr;
+        // UnregisterLoader hands ownership back to us; RegisterLoader takes it again.
+        if (builtin != nullptr) importer.UnregisterLoader(builtin);
+        importer.RegisterLoader(entry.make());
+        ++added;
+        if (builtin != nullptr) importer.RegisterLoader(builtin);
+    }
+    return added;
+}
+
+std::size_t RegisterExporters(Assimp::Exporter &exporter) {
+    std::size_t added = 0;
+    for (const Assimp::Exporter::ExportFormatEntry &entry : ExporterTable())
+        if (exporter.RegisterExporter(entry) == AI_SUCCESS) ++added;
+    return added;
+}
+
+std::unique_ptr<Assimp::Importer> MakeImporter() {
+    auto importer = std::make_unique<Assimp::Importer>();
+    RegisterImporters(*importer);
+    return importer;
+}
+
+std::unique_ptr<Assimp::Exporter> MakeExporter() {
+    auto exporter = std::make_unique<Assimp::Exporter>();
+    RegisterExporters(*exporter);
+    return exporter;
+}
+
+std::vector<FormatInfo> Formats() {
+    std::vector<FormatInfo> formats;
+    for (const ImporterEntry &entry : ImporterTable())
+        formats.push_back({entry.desc->mName, entry.desc->mFileExtensions, entry.readable});
+    return formats;
+}
+
+} // namespace gamefmt

@@ -1,0 +1,103 @@
+// An appending little/big-endian byte writer, the mirror of ByteReader, used by every codec's writer.
+#pragma once
+
+#include "common/error.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace gamefmt {
+
+class ByteWriter {
+public:
+    explicit ByteWriter(const char *format = "gamefmt") : mFormat(format) {}
+
+    std::size_t size() const noexcept { return mData.size(); }
+    const std::vector<std::uint8_t> &bytes() const noexcept { return mData; }
+    std::vector<std::uint8_t> take() noexcept { return std::move(mData); }
+    void reserve(std::size_t n) { mData.reserve(n); }
+
+    void u8(std::uint8_t v) { mData.push_back(v); }
+    void i8(std::int8_t v) { mData.push_back(static_cast<std::uint8_t>(v)); }
+    void u16le(std::uint16_t v) { putLE(v); }
+    void u16be(std::uint16_t v) { putBE(v); }
+    void i16le(std::int16_t v) { putLE(static_cast<std::uint16_t>(v)); }
+    void i16be(std::int16_t v) { putBE(static_cast<std::uint16_t>(v)); }
+    void u32le(std::uint32_t v) { putLE(v); }
+    void u32be(std::uint32_t v) { putBE(v); }
+    void i32le(std::int32_t v) { putLE(static_cast<std::uint32_t>(v)); }
+    void i32be(std::int32_t v) { putBE(static_cast<std::uint32_t>(v)); }
+    void u64le(std::uint64_t v) { putLE(v); }
+    void u64be(std::uint64_t v) { putBE(v); }
+    void i64le(std::int64_t v) { putLE(static_cast<std::uint64_t>(v)); }
+    void i64be(std::int64_t v) { putBE(static_cast<std::uint64_t>(v)); }
+    void f32le(float v) { putLE(bitCast<std::uint32_t>(v)); }
+    void f32be(float v) { putBE(bitCast<std::uint32_t>(v)); }
+    void f64le(double v) { putLE(bitCast<std::uint64_t>(v)); }
+    void f64be(double v) { putBE(bitCast<std::uint64_t>(v)); }
+
+    void bytes(const void *data, std::size_t n) {
+        if (n == 0) return;
+        const auto *p = static_cast<const std::uint8_t *>(data);
+        mData.insert(mData.end(), p, p + n);
+    }
+    void bytes(const std::vector<std::uint8_t> &v) { bytes(v.data(), v.size()); }
+    void zeros(std::size_t n) { mData.insert(mData.end(), n, 0); }
+    void string(const std::string &s) { bytes(s.data(), s.size()); }
+    // A NUL-padded field of exactly `n` bytes; a longer string is an error, never silently cut.
+    void fixedString(const std::string &s, std::size_t n) {
+        if (s.size() > n)
+            throw FormatError(mFormat, "'" + s + "' is " + std::to_string(s.size()) + " bytes; the field holds " +
+                                           std::to_string(n));
+        string(s);
+        zeros(n - s.size());
+    }
+    void stringU32le(const std::string &s) {
+        if (s.size() > 0xFFFFFFFFull) throw FormatError(mFormat, "string longer than 4 GiB");
+        u32le(static_cast<std::uint32_t>(s.size()));
+        string(s);
+    }
+    void stringU16le(const std::string &s) {
+        if (s.size() > 0xFFFF) throw FormatError(mFormat, "string of " + std::to_string(s.size()) + " bytes exceeds 65535");
+        u16le(static_cast<std::uint16_t>(s.size()));
+        string(s);
+    }
+    void stringU8(const std::string &s) {
+        if (s.size() > 0xFF) throw FormatError(mFormat, "string of " + std::to_string(s.size()) + " bytes exceeds 255");
+        u8(static_cast<std::uint8_t>(s.size()));
+        string(s);
+    }
+
+    // Overwrites 4 bytes at `pos` (a size or offset field written before its value was known).
+    void patchU32le(std::size_t pos, std::uint32_t v) {
+        if (pos > mData.size() || mData.size() - pos < 4)
+            throw FormatError(mFormat, "patch at " + std::to_string(pos) + " outside the " +
+                                           std::to_string(mData.size()) + " bytes written");
+        for (std::size_t i = 0; i < 4; ++i) mData[pos + i] = static_cast<std::uint8_t>(v >> (8 * i));
+    }
+
+private:
+    template <typename T> void putLE(T v) {
+        static_assert(std::is_unsigned<T>::value, "unsigned only");
+        for (std::size_t i = 0; i < sizeof(T); ++i) mData.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    }
+    template <typename T> void putBE(T v) {
+        static_assert(std::is_unsigned<T>::value, "unsigned only");
+        for (std::size_t i = sizeof(T); i-- > 0;) mData.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    }
+    template <typename To, typename From> static To bitCast(From from) {
+        static_assert(sizeof(To) == sizeof(From), "size mismatch");
+        To to;
+        std::memcpy(&to, &from, sizeof(To));
+        return to;
+    }
+
+    std::vector<std::uint8_t> mData;
+    const char *mFormat;
+};
+
+} // namespace gamefmt

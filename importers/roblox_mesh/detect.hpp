@@ -1,0 +1,17 @@
+// Signature test for Roblox .mesh files (roblox-mesh.md §13.1): "version " followed by a known X.YY.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace gamefmt::rbxmesh {
+
+// How many leading bytes DetectVersion needs at most.
+constexpr std::size_t kSignatureBytes = 12;
+
+// The version string ("1.00" … "7.00") when `data` starts like a Roblox mesh of a known version,
+// otherwise an empty string. Never throws.
+std::string DetectVersion(const std::uint8_t *data, std::size_t size) noexcept;
+
+} // namespace gamefmt::rbxmesh
