@@ -1,0 +1,77 @@
+// Import throughput: each format of the same height field through a registered Importer, raw and with
+// validation, so our importers and Assimp's built-ins are measured side by side in one run.
+// Each format issue adds its writer of the height field to kFormats.
+#include "heightfield.hpp"
+
+#include "gamefmt/gamefmt.hpp"
+
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace {
+
+using gamefmt::bench::HeightField;
+
+struct Format {
+    const char *name; // benchmark label
+    const char *hint; // ReadFileFromMemory extension hint
+    std::function<std::vector<std::uint8_t>(const HeightField &)> write;
+};
+
+const Format kFormats[] = {
+    {"assimp_stl_binary", "stl", gamefmt::bench::ToBinaryStl},
+    {"assimp_ply_binary", "ply", gamefmt::bench::ToBinaryPly},
+    {"assimp_obj", "obj", gamefmt::bench::ToObj},
+};
+
+// Files are built once per (format, size) and shared by the raw and validated runs.
+const std::vector<std::uint8_t> &Bytes(const Format &format, std::uint32_t n) {
+    static std::map<std::pair<std::string, std::uint32_t>, std::vector<std::uint8_t>> cache;
+    auto key = std::make_pair(std::string(format.name), n);
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, format.write(gamefmt::bench::MakeHeightField(n))).first;
+    return it->second;
+}
+
+void BM_Import(benchmark::State &state, const Format &format, unsigned flags) {
+    const auto n = static_cast<std::uint32_t>(state.range(0));
+    const std::vector<std::uint8_t> &bytes = Bytes(format, n);
+    auto importer = gamefmt::MakeImporter();
+    for (auto _ : state) {
+        const aiScene *scene = importer->ReadFileFromMemory(bytes.data(), bytes.size(), flags, format.hint);
+        if (scene == nullptr) {
+            state.SkipWithError(importer->GetErrorString());
+            break;
+        }
+        benchmark::DoNotOptimize(scene->mMeshes[0]->mNumVertices);
+        importer->FreeScene();
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
+    state.counters["triangles"] = static_cast<double>(2.0 * (n - 1) * (n - 1));
+    state.counters["file_MB"] = static_cast<double>(bytes.size()) / 1e6;
+}
+
+int RegisterAll() {
+    for (const Format &format : kFormats) {
+        benchmark::RegisterBenchmark((std::string("import/") + format.name + "/raw").c_str(), BM_Import, format, 0u)
+            ->Arg(100)
+            ->Arg(1000)
+            ->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark((std::string("import/") + format.name + "/validate").c_str(), BM_Import, format,
+                                     unsigned(aiProcess_ValidateDataStructure))
+            ->Arg(1000)
+            ->Unit(benchmark::kMillisecond);
+    }
+    return 0;
+}
+const int kRegistered = RegisterAll();
+
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,56 @@
+// libFuzzer harness for one gamefmt importer: bytes → ReadFileFromMemory (hint GAMEFMT_FUZZ_HINT) with
+// validation and a realtime preset → when that succeeds, export to glb2 in memory.
+// Only gamefmt's loaders are registered, so every input exercises our code (and no finding belongs to a
+// built-in importer that merely shares the extension).
+#include "gamefmt/gamefmt.hpp"
+
+#include <assimp/BaseImporter.h>
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#ifndef GAMEFMT_FUZZ_HINT
+#error "GAMEFMT_FUZZ_HINT must name the extension to fuzz"
+#endif
+
+namespace {
+
+// 1 MiB: larger inputs mostly measure memory bandwidth, not parser logic.
+constexpr std::size_t kMaxInput = 1u << 20;
+
+std::unique_ptr<Assimp::Importer> MakeFuzzImporter() {
+    auto importer = std::make_unique<Assimp::Importer>();
+    std::vector<Assimp::BaseImporter *> builtins;
+    for (std::size_t i = 0; i < importer->GetImporterCount(); ++i) builtins.push_back(importer->GetImporter(i));
+    for (Assimp::BaseImporter *loader : builtins) {
+        importer->UnregisterLoader(loader); // ownership returns to us
+        delete loader;
+    }
+    gamefmt::RegisterImporters(*importer);
+    return importer;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+    if (size > kMaxInput) return 0;
+    static std::unique_ptr<Assimp::Importer> importer = MakeFuzzImporter();
+    const aiScene *scene = importer->ReadFileFromMemory(
+        data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
+    if (scene != nullptr && (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) == 0)
+        scene = importer->ApplyPostProcessing(aiProcessPreset_TargetRealtime_Quality | aiProcess_ValidateDataStructure);
+    if (scene != nullptr) {
+        Assimp::Exporter exporter;
+        gamefmt::RegisterExporters(exporter);
+        const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "glb2");
+        (void)blob;
+    }
+    importer->FreeScene();
+    return 0;
+}
