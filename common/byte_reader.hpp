@@ -30,11 +30,12 @@ public:
     const char *format() const noexcept { return mFormat; }
 
     void seek(std::size_t pos) {
-        if (pos > mSize) failAt(mSize, "seek to " + std::to_string(pos) + " past the end (" + std::to_string(mSize) + " bytes)");
+        if (pos > mSize)
+            failAt(mSize, "seek to " + std::to_string(pos) + " past the end (" + std::to_string(mSize) + " bytes)");
         mPos = pos;
     }
     void skip(std::size_t n) {
-        need(n, "skip");
+        need(n, "a skip");
         mPos += n;
     }
 
@@ -59,7 +60,7 @@ public:
 
     // A pointer to the next `n` bytes, which the cursor then passes.
     const std::uint8_t *take(std::size_t n) {
-        need(n, "read " + std::to_string(n) + " bytes");
+        need(n, "a read");
         const std::uint8_t *p = mData + mPos;
         mPos += n;
         return p;
@@ -78,13 +79,23 @@ public:
     std::string fixedString(std::size_t n) {
         const std::uint8_t *p = take(n);
         const void *nul = n != 0 ? std::memchr(p, 0, n) : nullptr;
-        const std::size_t len = nul != nullptr ? static_cast<std::size_t>(static_cast<const std::uint8_t *>(nul) - p) : n;
+        const std::size_t len =
+            nul != nullptr ? static_cast<std::size_t>(static_cast<const std::uint8_t *>(nul) - p) : n;
         return std::string(reinterpret_cast<const char *>(p), len);
     }
     // A length-prefixed string: u32 LE / u16 LE / u8 length, then that many bytes.
-    std::string stringU32le() { return prefixed(u32le()); }
-    std::string stringU16le() { return prefixed(u16le()); }
-    std::string stringU8() { return prefixed(u8()); }
+    std::string stringU32le() {
+        const std::size_t at = mPos;
+        return prefixed(u32le(), at);
+    }
+    std::string stringU16le() {
+        const std::size_t at = mPos;
+        return prefixed(u16le(), at);
+    }
+    std::string stringU8() {
+        const std::size_t at = mPos;
+        return prefixed(u8(), at);
+    }
 
     // A reader over the next `n` bytes (the cursor passes them); its errors report absolute offsets.
     ByteReader sub(std::size_t n) {
@@ -111,20 +122,25 @@ public:
     }
 
 private:
-    void need(std::size_t n, const std::string &what) const {
-        if (n > remaining())
-            fail("unexpected end of data: " + what + " needs " + std::to_string(n) + " bytes, " +
-                 std::to_string(remaining()) + " remain");
+    // `what` is a literal so the success path builds no string: these checks run on every read.
+    void need(std::size_t n, const char *what) const {
+        if (n > remaining()) failNeed(n, what);
     }
-    std::string prefixed(std::uint64_t length) {
+    [[noreturn]] void failNeed(std::size_t n, const char *what) const {
+        const std::string subject = what != nullptr ? std::string(what) : "a " + std::to_string(n * 8) + "-bit value";
+        fail("unexpected end of data: " + subject + " needs " + std::to_string(n) + " bytes, " +
+             std::to_string(remaining()) + " remain");
+    }
+    // A bad length is reported at its own offset (`lengthPos`), where the file is wrong.
+    std::string prefixed(std::uint64_t length, std::size_t lengthPos) {
         if (length > remaining())
-            fail("string length " + std::to_string(length) + " exceeds the " + std::to_string(remaining()) +
-                 " bytes that remain");
+            failAt(lengthPos, "string length " + std::to_string(length) + " exceeds the " +
+                                  std::to_string(remaining()) + " bytes that remain");
         return string(static_cast<std::size_t>(length));
     }
     template <typename T> T readLE() {
         static_assert(std::is_unsigned<T>::value, "unsigned only");
-        need(sizeof(T), "a " + std::to_string(sizeof(T) * 8) + "-bit value");
+        need(sizeof(T), nullptr);
         const std::uint8_t *p = mData + mPos;
         mPos += sizeof(T);
         T v = 0;
@@ -133,7 +149,7 @@ private:
     }
     template <typename T> T readBE() {
         static_assert(std::is_unsigned<T>::value, "unsigned only");
-        need(sizeof(T), "a " + std::to_string(sizeof(T) * 8) + "-bit value");
+        need(sizeof(T), nullptr);
         const std::uint8_t *p = mData + mPos;
         mPos += sizeof(T);
         T v = 0;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace gamefmt {
@@ -62,7 +63,8 @@ public:
         string(s);
     }
     void stringU16le(const std::string &s) {
-        if (s.size() > 0xFFFF) throw FormatError(mFormat, "string of " + std::to_string(s.size()) + " bytes exceeds 65535");
+        if (s.size() > 0xFFFF)
+            throw FormatError(mFormat, "string of " + std::to_string(s.size()) + " bytes exceeds 65535");
         u16le(static_cast<std::uint16_t>(s.size()));
         string(s);
     }
@@ -81,13 +83,18 @@ public:
     }
 
 private:
+    // One range insert per value (a single capacity check) rather than one push_back per byte.
     template <typename T> void putLE(T v) {
         static_assert(std::is_unsigned<T>::value, "unsigned only");
-        for (std::size_t i = 0; i < sizeof(T); ++i) mData.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+        std::uint8_t b[sizeof(T)];
+        for (std::size_t i = 0; i < sizeof(T); ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * i));
+        mData.insert(mData.end(), b, b + sizeof(T));
     }
     template <typename T> void putBE(T v) {
         static_assert(std::is_unsigned<T>::value, "unsigned only");
-        for (std::size_t i = sizeof(T); i-- > 0;) mData.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+        std::uint8_t b[sizeof(T)];
+        for (std::size_t i = 0; i < sizeof(T); ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * (sizeof(T) - 1 - i)));
+        mData.insert(mData.end(), b, b + sizeof(T));
     }
     template <typename To, typename From> static To bitCast(From from) {
         static_assert(sizeof(To) == sizeof(From), "size mismatch");

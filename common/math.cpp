@@ -1,0 +1,165 @@
+// The out-of-line parts of common/math.hpp: conversions, products and the general inverse.
+#include "common/math.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace gamefmt {
+
+Quat Quat::FromAxisAngle(const Vec3 &axis, float radians) {
+    const Vec3 a = axis.Normalized();
+    if (a == Vec3()) return Quat();
+    const float half = radians * 0.5f;
+    const float s = std::sin(half);
+    return {std::cos(half), a.x * s, a.y * s, a.z * s};
+}
+
+// Shepperd's method: take the square root of the largest of the four candidates, so the division
+// never goes through a small (imprecise) denominator.
+Quat Quat::FromMatrix(const Mat4 &mat) {
+    const auto &m = mat.m;
+    const float trace = m[0][0] + m[1][1] + m[2][2];
+    Quat q;
+    if (trace > 0) {
+        const float s = 0.5f / std::sqrt(trace + 1.0f);
+        q = {0.25f / s, (m[2][1] - m[1][2]) * s, (m[0][2] - m[2][0]) * s, (m[1][0] - m[0][1]) * s};
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        const float s = 2.0f * std::sqrt(1.0f + m[0][0] - m[1][1] - m[2][2]);
+        q = {(m[2][1] - m[1][2]) / s, 0.25f * s, (m[0][1] + m[1][0]) / s, (m[0][2] + m[2][0]) / s};
+    } else if (m[1][1] > m[2][2]) {
+        const float s = 2.0f * std::sqrt(1.0f + m[1][1] - m[0][0] - m[2][2]);
+        q = {(m[0][2] - m[2][0]) / s, (m[0][1] + m[1][0]) / s, 0.25f * s, (m[1][2] + m[2][1]) / s};
+    } else {
+        const float s = 2.0f * std::sqrt(1.0f + m[2][2] - m[0][0] - m[1][1]);
+        q = {(m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25f * s};
+    }
+    return q.Normalized();
+}
+
+Mat4 Quat::ToMatrix() const {
+    Mat4 r;
+    r.m[0][0] = 1.0f - 2.0f * (y * y + z * z);
+    r.m[0][1] = 2.0f * (x * y - z * w);
+    r.m[0][2] = 2.0f * (x * z + y * w);
+    r.m[1][0] = 2.0f * (x * y + z * w);
+    r.m[1][1] = 1.0f - 2.0f * (x * x + z * z);
+    r.m[1][2] = 2.0f * (y * z - x * w);
+    r.m[2][0] = 2.0f * (x * z - y * w);
+    r.m[2][1] = 2.0f * (y * z + x * w);
+    r.m[2][2] = 1.0f - 2.0f * (x * x + y * y);
+    return r;
+}
+
+Mat4 Mat4::FromTranslation(const Vec3 &t) {
+    Mat4 r;
+    r.m[0][3] = t.x;
+    r.m[1][3] = t.y;
+    r.m[2][3] = t.z;
+    return r;
+}
+
+Mat4 Mat4::FromScale(const Vec3 &s) {
+    Mat4 r;
+    r.m[0][0] = s.x;
+    r.m[1][1] = s.y;
+    r.m[2][2] = s.z;
+    return r;
+}
+
+Mat4 Mat4::FromRowMajor3x4(const float *rotation, const Vec3 &translation) {
+    Mat4 r;
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) r.m[row][col] = rotation[row * 3 + col];
+    r.m[0][3] = translation.x;
+    r.m[1][3] = translation.y;
+    r.m[2][3] = translation.z;
+    return r;
+}
+
+void Mat4::ToRowMajor3x4(float *rotation, Vec3 &translation) const {
+    for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col) rotation[row * 3 + col] = m[row][col];
+    translation = Translation();
+}
+
+Mat4 Mat4::operator*(const Mat4 &o) const {
+    Mat4 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            r.m[i][j] = m[i][0] * o.m[0][j] + m[i][1] * o.m[1][j] + m[i][2] * o.m[2][j] + m[i][3] * o.m[3][j];
+    return r;
+}
+
+bool Mat4::operator==(const Mat4 &o) const {
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            if (m[i][j] != o.m[i][j]) return false;
+    return true;
+}
+
+Mat4 Mat4::Transpose() const {
+    Mat4 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) r.m[i][j] = m[j][i];
+    return r;
+}
+
+namespace {
+
+// Cofactor expansion over 2x2 sub-determinants of the top and bottom row pairs, in double so that
+// near-singular float matrices keep their precision. Writes the adjugate to `adj` and returns det.
+double Adjugate(const float (&m)[4][4], double (&adj)[4][4]) {
+    const double a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a03 = m[0][3];
+    const double a10 = m[1][0], a11 = m[1][1], a12 = m[1][2], a13 = m[1][3];
+    const double a20 = m[2][0], a21 = m[2][1], a22 = m[2][2], a23 = m[2][3];
+    const double a30 = m[3][0], a31 = m[3][1], a32 = m[3][2], a33 = m[3][3];
+
+    const double s0 = a00 * a11 - a10 * a01, s1 = a00 * a12 - a10 * a02, s2 = a00 * a13 - a10 * a03;
+    const double s3 = a01 * a12 - a11 * a02, s4 = a01 * a13 - a11 * a03, s5 = a02 * a13 - a12 * a03;
+    const double c5 = a22 * a33 - a32 * a23, c4 = a21 * a33 - a31 * a23, c3 = a21 * a32 - a31 * a22;
+    const double c2 = a20 * a33 - a30 * a23, c1 = a20 * a32 - a30 * a22, c0 = a20 * a31 - a30 * a21;
+
+    adj[0][0] = a11 * c5 - a12 * c4 + a13 * c3;
+    adj[0][1] = -a01 * c5 + a02 * c4 - a03 * c3;
+    adj[0][2] = a31 * s5 - a32 * s4 + a33 * s3;
+    adj[0][3] = -a21 * s5 + a22 * s4 - a23 * s3;
+    adj[1][0] = -a10 * c5 + a12 * c2 - a13 * c1;
+    adj[1][1] = a00 * c5 - a02 * c2 + a03 * c1;
+    adj[1][2] = -a30 * s5 + a32 * s2 - a33 * s1;
+    adj[1][3] = a20 * s5 - a22 * s2 + a23 * s1;
+    adj[2][0] = a10 * c4 - a11 * c2 + a13 * c0;
+    adj[2][1] = -a00 * c4 + a01 * c2 - a03 * c0;
+    adj[2][2] = a30 * s4 - a31 * s2 + a33 * s0;
+    adj[2][3] = -a20 * s4 + a21 * s2 - a23 * s0;
+    adj[3][0] = -a10 * c3 + a11 * c1 - a12 * c0;
+    adj[3][1] = a00 * c3 - a01 * c1 + a02 * c0;
+    adj[3][2] = -a30 * s3 + a31 * s1 - a32 * s0;
+    adj[3][3] = a20 * s3 - a21 * s1 + a22 * s0;
+
+    return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0;
+}
+
+} // namespace
+
+float Mat4::Determinant() const {
+    double adj[4][4];
+    return static_cast<float>(Adjugate(m, adj));
+}
+
+std::optional<Mat4> Mat4::Inverse() const {
+    double adj[4][4];
+    const double det = Adjugate(m, adj);
+    if (det == 0.0 || !std::isfinite(det)) return std::nullopt;
+    const double inv = 1.0 / det;
+    Mat4 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            const double v = adj[i][j] * inv;
+            if (!std::isfinite(v) || std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max()))
+                return std::nullopt;
+            r.m[i][j] = static_cast<float>(v);
+        }
+    return r;
+}
+
+} // namespace gamefmt

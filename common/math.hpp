@@ -1,0 +1,126 @@
+// Small vector / quaternion / matrix math for codecs, without Assimp.
+//
+// Conventions are Assimp's, so the glue converts by copying fields:
+//  - Mat4 is row-major, m[row][col], and transforms column vectors: p' = M * p. The translation is in
+//    m[0][3], m[1][3], m[2][3] (aiMatrix4x4 a4, b4, c4).
+//  - A * B applies B first, then A (for matrices and for quaternions).
+//  - Quat is (w, x, y, z) like aiQuaternion; rotations are right-handed (counter-clockwise when the
+//    axis points at the viewer), angles in radians.
+#pragma once
+
+#include <cmath>
+#include <optional>
+
+namespace gamefmt {
+
+struct Vec3 {
+    float x = 0, y = 0, z = 0;
+
+    constexpr Vec3() = default;
+    constexpr Vec3(float x_, float y_, float z_) : x(x_), y(y_), z(z_) {}
+
+    constexpr Vec3 operator+(const Vec3 &o) const { return {x + o.x, y + o.y, z + o.z}; }
+    constexpr Vec3 operator-(const Vec3 &o) const { return {x - o.x, y - o.y, z - o.z}; }
+    constexpr Vec3 operator-() const { return {-x, -y, -z}; }
+    constexpr Vec3 operator*(float s) const { return {x * s, y * s, z * s}; }
+    Vec3 &operator+=(const Vec3 &o) { return *this = *this + o; }
+    Vec3 &operator-=(const Vec3 &o) { return *this = *this - o; }
+    Vec3 &operator*=(float s) { return *this = *this * s; }
+    constexpr bool operator==(const Vec3 &o) const { return x == o.x && y == o.y && z == o.z; }
+    constexpr bool operator!=(const Vec3 &o) const { return !(*this == o); }
+
+    constexpr float Dot(const Vec3 &o) const { return x * o.x + y * o.y + z * o.z; }
+    constexpr Vec3 Cross(const Vec3 &o) const { return {y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x}; }
+    constexpr float LengthSquared() const { return Dot(*this); }
+    float Length() const { return std::sqrt(LengthSquared()); }
+    // The zero vector stays zero rather than becoming NaN.
+    Vec3 Normalized() const {
+        const float len = Length();
+        return len > 0 ? *this * (1.0f / len) : Vec3();
+    }
+};
+
+constexpr Vec3 operator*(float s, const Vec3 &v) {
+    return v * s;
+}
+
+struct Mat4;
+
+struct Quat {
+    float w = 1, x = 0, y = 0, z = 0;
+
+    constexpr Quat() = default;
+    constexpr Quat(float w_, float x_, float y_, float z_) : w(w_), x(x_), y(y_), z(z_) {}
+
+    // A rotation of `radians` about `axis` (normalized here; a zero axis gives the identity).
+    static Quat FromAxisAngle(const Vec3 &axis, float radians);
+    // The rotation in the upper-left 3x3 of `m`, which must be orthonormal (no scale or shear).
+    static Quat FromMatrix(const Mat4 &m);
+
+    // The Hamilton product: (a * b).Rotate(v) == a.Rotate(b.Rotate(v)).
+    constexpr Quat operator*(const Quat &o) const {
+        return {w * o.w - x * o.x - y * o.y - z * o.z, w * o.x + x * o.w + y * o.z - z * o.y,
+                w * o.y - x * o.z + y * o.w + z * o.x, w * o.z + x * o.y - y * o.x + z * o.w};
+    }
+    constexpr bool operator==(const Quat &o) const { return w == o.w && x == o.x && y == o.y && z == o.z; }
+    constexpr bool operator!=(const Quat &o) const { return !(*this == o); }
+
+    constexpr Quat Conjugate() const { return {w, -x, -y, -z}; }
+    constexpr float Dot(const Quat &o) const { return w * o.w + x * o.x + y * o.y + z * o.z; }
+    float Length() const { return std::sqrt(Dot(*this)); }
+    // A zero quaternion becomes the identity rather than NaN.
+    Quat Normalized() const {
+        const float len = Length();
+        if (!(len > 0)) return Quat();
+        const float inv = 1.0f / len;
+        return {w * inv, x * inv, y * inv, z * inv};
+    }
+    // Rotates `v` by this unit quaternion (q v q*, without forming the products).
+    constexpr Vec3 Rotate(const Vec3 &v) const {
+        const Vec3 u(x, y, z);
+        const Vec3 t = u.Cross(v) * 2.0f;
+        return v + t * w + u.Cross(t);
+    }
+    Mat4 ToMatrix() const;
+};
+
+struct Mat4 {
+    float m[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+
+    constexpr Mat4() = default; // the identity
+
+    static constexpr Mat4 Identity() { return Mat4(); }
+    static Mat4 FromTranslation(const Vec3 &t);
+    static Mat4 FromScale(const Vec3 &s);
+    static Mat4 FromRotation(const Quat &q) { return q.ToMatrix(); }
+    // The Roblox CFrame layout: `rotation` holds the 9 floats R00 R01 R02 R10 R11 R12 R20 R21 R22 and
+    // the matrix is rows (R00 R01 R02 X) (R10 R11 R12 Y) (R20 R21 R22 Z) (0 0 0 1).
+    static Mat4 FromRowMajor3x4(const float *rotation, const Vec3 &translation);
+    // The inverse of FromRowMajor3x4 for an affine matrix: writes 9 floats to `rotation`.
+    void ToRowMajor3x4(float *rotation, Vec3 &translation) const;
+
+    Mat4 operator*(const Mat4 &o) const;
+    bool operator==(const Mat4 &o) const;
+    bool operator!=(const Mat4 &o) const { return !(*this == o); }
+
+    // Affine use, as aiMatrix4x4 * aiVector3D: the bottom row is ignored (no perspective divide).
+    Vec3 TransformPoint(const Vec3 &p) const {
+        return {m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3],
+                m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3],
+                m[2][0] * p.x + m[2][1] * p.y + m[2][2] * p.z + m[2][3]};
+    }
+    // The upper-left 3x3 only: directions and offsets, which translation must not move.
+    Vec3 TransformVector(const Vec3 &v) const {
+        return {m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z, m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
+                m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z};
+    }
+    Vec3 Translation() const { return {m[0][3], m[1][3], m[2][3]}; }
+
+    Mat4 Transpose() const;
+    float Determinant() const;
+    // The general 4x4 inverse (computed in double), or nullopt when the matrix is singular or its
+    // inverse is not representable in float.
+    std::optional<Mat4> Inverse() const;
+};
+
+} // namespace gamefmt

@@ -1,0 +1,324 @@
+// Tests for common/math: vector algebra, quaternion <-> matrix for quarter and half turns about each
+// axis, composition order, the general inverse, and the Roblox CFrame layout.
+#include "common/math.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using gamefmt::Mat4;
+using gamefmt::Quat;
+using gamefmt::Vec3;
+
+namespace {
+
+constexpr float kHalfPi = 1.57079632679489661923f;
+constexpr float kPi = 3.14159265358979323846f;
+constexpr float kSqrtHalf = 0.70710678118654752440f;
+// Float trigonometry leaves ~1 ulp of noise on entries that are exactly 0 or 1 in real arithmetic.
+constexpr float kTol = 1e-6f;
+
+void ExpectVec(const Vec3 &v, float x, float y, float z, float tol = kTol) {
+    EXPECT_NEAR(v.x, x, tol);
+    EXPECT_NEAR(v.y, y, tol);
+    EXPECT_NEAR(v.z, z, tol);
+}
+
+void ExpectQuat(const Quat &q, float w, float x, float y, float z, float tol = kTol) {
+    EXPECT_NEAR(q.w, w, tol);
+    EXPECT_NEAR(q.x, x, tol);
+    EXPECT_NEAR(q.y, y, tol);
+    EXPECT_NEAR(q.z, z, tol);
+}
+
+void ExpectMat(const Mat4 &m, const float (&e)[4][4], float tol = kTol) {
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) EXPECT_NEAR(m.m[i][j], e[i][j], tol) << "entry [" << i << "][" << j << "]";
+}
+
+Mat4 FromRows(const float (&e)[4][4]) {
+    Mat4 m;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) m.m[i][j] = e[i][j];
+    return m;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- Vec3
+
+TEST(Math, Vec3Arithmetic) {
+    const Vec3 a(1, 2, 3), b(4, 5, 6);
+    EXPECT_EQ(a + b, Vec3(5, 7, 9));
+    EXPECT_EQ(b - a, Vec3(3, 3, 3));
+    EXPECT_EQ(-a, Vec3(-1, -2, -3));
+    EXPECT_EQ(a * 2.0f, Vec3(2, 4, 6));
+    EXPECT_EQ(2.0f * a, Vec3(2, 4, 6));
+    Vec3 c = a;
+    c += b;
+    EXPECT_EQ(c, Vec3(5, 7, 9));
+    c -= a;
+    EXPECT_EQ(c, b);
+    c *= 0.5f;
+    EXPECT_EQ(c, Vec3(2, 2.5f, 3));
+    EXPECT_NE(a, b);
+    EXPECT_EQ(Vec3(), Vec3(0, 0, 0));
+}
+
+TEST(Math, Vec3DotCross) {
+    const Vec3 a(1, 2, 3), b(4, 5, 6);
+    EXPECT_EQ(a.Dot(b), 32.0f);
+    EXPECT_EQ(a.Cross(b), Vec3(-3, 6, -3));
+    EXPECT_EQ(Vec3(1, 0, 0).Cross(Vec3(0, 1, 0)), Vec3(0, 0, 1)) << "right-handed";
+    EXPECT_EQ(Vec3(0, 1, 0).Cross(Vec3(0, 0, 1)), Vec3(1, 0, 0));
+    EXPECT_EQ(Vec3(0, 0, 1).Cross(Vec3(1, 0, 0)), Vec3(0, 1, 0));
+    EXPECT_EQ(a.Cross(a), Vec3(0, 0, 0));
+}
+
+TEST(Math, Vec3LengthNormalized) {
+    EXPECT_EQ(Vec3(3, 4, 0).Length(), 5.0f);
+    EXPECT_EQ(Vec3(1, 2, 2).LengthSquared(), 9.0f);
+    const Vec3 n = Vec3(0, 3, 4).Normalized();
+    EXPECT_FLOAT_EQ(n.x, 0.0f);
+    EXPECT_FLOAT_EQ(n.y, 0.6f);
+    EXPECT_FLOAT_EQ(n.z, 0.8f);
+    EXPECT_EQ(Vec3(0, 0, -8).Normalized(), Vec3(0, 0, -1));
+    EXPECT_EQ(Vec3().Normalized(), Vec3()) << "zero stays zero, not NaN";
+}
+
+// ---------------------------------------------------------------- Quat
+
+TEST(Math, QuatIdentity) {
+    const Quat q;
+    EXPECT_EQ(q, Quat(1, 0, 0, 0));
+    EXPECT_EQ(q.Rotate(Vec3(1, 2, 3)), Vec3(1, 2, 3));
+    EXPECT_EQ(q.ToMatrix(), Mat4::Identity());
+    const Quat r(0.5f, 0.5f, 0.5f, 0.5f);
+    EXPECT_EQ(q * r, r);
+    EXPECT_EQ(r * q, r);
+}
+
+TEST(Math, QuatFromAxisAngleQuarterTurns) {
+    ExpectQuat(Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi), kSqrtHalf, kSqrtHalf, 0, 0);
+    ExpectQuat(Quat::FromAxisAngle(Vec3(0, 1, 0), kHalfPi), kSqrtHalf, 0, kSqrtHalf, 0);
+    ExpectQuat(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi), kSqrtHalf, 0, 0, kSqrtHalf);
+    // The axis is normalized.
+    ExpectQuat(Quat::FromAxisAngle(Vec3(0, 0, 5), kHalfPi), kSqrtHalf, 0, 0, kSqrtHalf);
+    ExpectQuat(Quat::FromAxisAngle(Vec3(0, 0, 1), -kHalfPi), kSqrtHalf, 0, 0, -kSqrtHalf);
+    EXPECT_EQ(Quat::FromAxisAngle(Vec3(), 1.0f), Quat()) << "zero axis gives the identity";
+}
+
+TEST(Math, QuatToMatrixQuarterTurnX) {
+    const float e[4][4] = {{1, 0, 0, 0}, {0, 0, -1, 0}, {0, 1, 0, 0}, {0, 0, 0, 1}};
+    ExpectMat(Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi).ToMatrix(), e);
+    ExpectQuat(Quat::FromMatrix(FromRows(e)), kSqrtHalf, kSqrtHalf, 0, 0);
+}
+
+TEST(Math, QuatToMatrixQuarterTurnY) {
+    const float e[4][4] = {{0, 0, 1, 0}, {0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 0, 1}};
+    ExpectMat(Quat::FromAxisAngle(Vec3(0, 1, 0), kHalfPi).ToMatrix(), e);
+    ExpectQuat(Quat::FromMatrix(FromRows(e)), kSqrtHalf, 0, kSqrtHalf, 0);
+}
+
+TEST(Math, QuatToMatrixQuarterTurnZ) {
+    const float e[4][4] = {{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+    ExpectMat(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).ToMatrix(), e);
+    ExpectQuat(Quat::FromMatrix(FromRows(e)), kSqrtHalf, 0, 0, kSqrtHalf);
+    EXPECT_EQ(Mat4::FromRotation(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi)),
+              Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).ToMatrix());
+}
+
+// Half turns have trace -1, so FromMatrix takes each of its three non-trace branches.
+TEST(Math, QuatFromMatrixHalfTurns) {
+    const float x[4][4] = {{1, 0, 0, 0}, {0, -1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, 1}};
+    const float y[4][4] = {{-1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, 1}};
+    const float z[4][4] = {{-1, 0, 0, 0}, {0, -1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+    EXPECT_EQ(Quat::FromMatrix(FromRows(x)), Quat(0, 1, 0, 0));
+    EXPECT_EQ(Quat::FromMatrix(FromRows(y)), Quat(0, 0, 1, 0));
+    EXPECT_EQ(Quat::FromMatrix(FromRows(z)), Quat(0, 0, 0, 1));
+    EXPECT_EQ(Quat(0, 1, 0, 0).ToMatrix(), FromRows(x));
+    EXPECT_EQ(Quat(0, 0, 1, 0).ToMatrix(), FromRows(y));
+    EXPECT_EQ(Quat(0, 0, 0, 1).ToMatrix(), FromRows(z));
+    ExpectMat(Quat::FromAxisAngle(Vec3(1, 0, 0), kPi).ToMatrix(), x);
+}
+
+TEST(Math, QuatFromMatrixIdentity) {
+    EXPECT_EQ(Quat::FromMatrix(Mat4()), Quat());
+}
+
+TEST(Math, QuatRotateQuarterTurns) {
+    ExpectVec(Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi).Rotate(Vec3(0, 1, 0)), 0, 0, 1);
+    ExpectVec(Quat::FromAxisAngle(Vec3(0, 1, 0), kHalfPi).Rotate(Vec3(0, 0, 1)), 1, 0, 0);
+    ExpectVec(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).Rotate(Vec3(1, 0, 0)), 0, 1, 0);
+    ExpectVec(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).Rotate(Vec3(2, 0, 7)), 0, 2, 7);
+    EXPECT_EQ(Quat(0, 0, 0, 1).Rotate(Vec3(1, 2, 3)), Vec3(-1, -2, 3));
+}
+
+TEST(Math, QuatCompositionOrder) {
+    const Quat a = Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi);
+    const Quat b = Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi);
+    // b first: (1,0,0) -> (0,1,0); then a: (0,1,0) -> (0,0,1).
+    ExpectVec((a * b).Rotate(Vec3(1, 0, 0)), 0, 0, 1);
+    ExpectVec(a.Rotate(b.Rotate(Vec3(1, 0, 0))), 0, 0, 1);
+    // The other order: a leaves (1,0,0) alone, b sends it to (0,1,0).
+    ExpectVec((b * a).Rotate(Vec3(1, 0, 0)), 0, 1, 0);
+    // Columns are the images of x, y, z: z, -x, -y.
+    ExpectMat((a * b).ToMatrix(), {{0, -1, 0, 0}, {0, 0, -1, 0}, {1, 0, 0, 0}, {0, 0, 0, 1}});
+    ExpectQuat(b * b, 0, 0, 0, 1);
+}
+
+TEST(Math, QuatMatchesMatrixForArbitraryRotation) {
+    const Quat q = Quat::FromAxisAngle(Vec3(1, 2, 3), 0.7f);
+    const Mat4 m = q.ToMatrix();
+    const Vec3 v(0.3f, -1.5f, 2.0f);
+    const Vec3 a = q.Rotate(v), b = m.TransformVector(v);
+    ExpectVec(a, b.x, b.y, b.z, 1e-5f);
+    const Quat back = Quat::FromMatrix(m);
+    const float sign = back.Dot(q) < 0 ? -1.0f : 1.0f; // q and -q are the same rotation
+    ExpectQuat(back, sign * q.w, sign * q.x, sign * q.y, sign * q.z);
+    EXPECT_NEAR(q.Length(), 1.0f, kTol);
+    EXPECT_NEAR(v.Length(), a.Length(), 1e-5f) << "rotations keep lengths";
+}
+
+TEST(Math, QuatConjugateUndoes) {
+    const Quat q = Quat::FromAxisAngle(Vec3(0, 1, 1), 1.2f);
+    EXPECT_EQ(q.Conjugate(), Quat(q.w, -q.x, -q.y, -q.z));
+    ExpectVec(q.Conjugate().Rotate(q.Rotate(Vec3(4, 5, 6))), 4, 5, 6, 1e-5f);
+    ExpectQuat(q * q.Conjugate(), 1, 0, 0, 0);
+}
+
+TEST(Math, QuatNormalized) {
+    EXPECT_EQ(Quat(2, 0, 0, 0).Normalized(), Quat(1, 0, 0, 0));
+    EXPECT_EQ(Quat(0, 0, -3, 0).Normalized(), Quat(0, 0, -1, 0));
+    EXPECT_EQ(Quat(1, 1, 1, 1).Normalized(), Quat(0.5f, 0.5f, 0.5f, 0.5f));
+    EXPECT_EQ(Quat(0, 0, 0, 0).Normalized(), Quat()) << "zero becomes identity, not NaN";
+    EXPECT_EQ(Quat(1, 1, 1, 1).Length(), 2.0f);
+}
+
+// ---------------------------------------------------------------- Mat4
+
+TEST(Math, Mat4DefaultIsIdentity) {
+    const Mat4 m;
+    ExpectMat(m, {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}, 0);
+    EXPECT_EQ(m, Mat4::Identity());
+    EXPECT_EQ(m.TransformPoint(Vec3(1, 2, 3)), Vec3(1, 2, 3));
+}
+
+TEST(Math, Mat4TranslationLayout) {
+    const Mat4 t = Mat4::FromTranslation(Vec3(10, 20, 30));
+    // Assimp's layout: a4, b4, c4.
+    EXPECT_EQ(t.m[0][3], 10.0f);
+    EXPECT_EQ(t.m[1][3], 20.0f);
+    EXPECT_EQ(t.m[2][3], 30.0f);
+    EXPECT_EQ(t.m[3][0], 0.0f);
+    EXPECT_EQ(t.TransformPoint(Vec3(1, 2, 3)), Vec3(11, 22, 33));
+    EXPECT_EQ(t.TransformVector(Vec3(1, 2, 3)), Vec3(1, 2, 3)) << "vectors ignore translation";
+    EXPECT_EQ(t.Translation(), Vec3(10, 20, 30));
+}
+
+TEST(Math, Mat4Scale) {
+    const Mat4 s = Mat4::FromScale(Vec3(2, 3, 4));
+    EXPECT_EQ(s.TransformPoint(Vec3(1, 1, 1)), Vec3(2, 3, 4));
+    EXPECT_EQ(s.TransformVector(Vec3(1, -1, 0.5f)), Vec3(2, -3, 2));
+}
+
+TEST(Math, Mat4MultiplyOrder) {
+    const Mat4 t = Mat4::FromTranslation(Vec3(10, 0, 0));
+    const Mat4 s = Mat4::FromScale(Vec3(2, 2, 2));
+    EXPECT_EQ((t * s).TransformPoint(Vec3(1, 1, 1)), Vec3(12, 2, 2)) << "scale first, then translate";
+    EXPECT_EQ((s * t).TransformPoint(Vec3(1, 1, 1)), Vec3(22, 2, 2)) << "translate first, then scale";
+    ExpectMat(t * s, {{2, 0, 0, 10}, {0, 2, 0, 0}, {0, 0, 2, 0}, {0, 0, 0, 1}}, 0);
+}
+
+TEST(Math, Mat4MultiplyGeneral) {
+    const Mat4 a = FromRows({{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}});
+    const Mat4 b = FromRows({{17, 18, 19, 20}, {21, 22, 23, 24}, {25, 26, 27, 28}, {29, 30, 31, 32}});
+    ExpectMat(a * b, {{250, 260, 270, 280}, {618, 644, 670, 696}, {986, 1028, 1070, 1112}, {1354, 1412, 1470, 1528}},
+              0);
+    EXPECT_EQ(a * Mat4(), a);
+    EXPECT_EQ(Mat4() * a, a);
+}
+
+TEST(Math, Mat4Transpose) {
+    const Mat4 a = FromRows({{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}});
+    ExpectMat(a.Transpose(), {{1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}, {4, 8, 12, 16}}, 0);
+    EXPECT_EQ(a.Transpose().Transpose(), a);
+}
+
+TEST(Math, Mat4InverseKnownGeneralMatrix) {
+    // det 4, so the inverse has exact binary fractions; the bottom row is not (0 0 0 1).
+    const Mat4 m = FromRows({{-1, -2, 3, 3}, {0, -2, 3, 3}, {-3, -2, 1, 1}, {0, -2, -2, -3}});
+    EXPECT_EQ(m.Determinant(), 4.0f);
+    const auto inv = m.Inverse();
+    ASSERT_TRUE(inv.has_value());
+    ExpectMat(*inv, {{-1, 1, 0, 0}, {2.25f, -2, -0.75f, 0}, {9, -7, -3, 1}, {-7.5f, 6, 2.5f, -1}}, 0);
+    EXPECT_EQ(m * *inv, Mat4());
+    EXPECT_EQ(*inv * m, Mat4());
+}
+
+TEST(Math, Mat4InverseAffine) {
+    const Mat4 m = FromRows({{2, 0, 0, 4}, {0, 4, 0, 8}, {0, 0, 8, -16}, {0, 0, 0, 1}});
+    const auto inv = m.Inverse();
+    ASSERT_TRUE(inv.has_value());
+    ExpectMat(*inv, {{0.5f, 0, 0, -2}, {0, 0.25f, 0, -2}, {0, 0, 0.125f, 2}, {0, 0, 0, 1}}, 0);
+    EXPECT_EQ(inv->TransformPoint(m.TransformPoint(Vec3(1, 2, 3))), Vec3(1, 2, 3));
+}
+
+TEST(Math, Mat4InverseOfRotationIsTranspose) {
+    const Mat4 r = Quat::FromAxisAngle(Vec3(1, -2, 0.5f), 2.0f).ToMatrix();
+    const auto inv = r.Inverse();
+    ASSERT_TRUE(inv.has_value());
+    const Mat4 t = r.Transpose();
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) EXPECT_NEAR(inv->m[i][j], t.m[i][j], 1e-6f);
+    EXPECT_NEAR(r.Determinant(), 1.0f, 1e-6f);
+}
+
+TEST(Math, Mat4InverseSingular) {
+    const Mat4 rankDeficient = FromRows({{1, 2, 3, 4}, {2, 4, 6, 8}, {0, 0, 1, 0}, {0, 0, 0, 1}});
+    EXPECT_FALSE(rankDeficient.Inverse().has_value());
+    EXPECT_EQ(rankDeficient.Determinant(), 0.0f);
+    Mat4 zero;
+    for (auto &row : zero.m)
+        for (float &v : row) v = 0;
+    EXPECT_FALSE(zero.Inverse().has_value());
+    EXPECT_FALSE(Mat4::FromScale(Vec3(1, 0, 1)).Inverse().has_value());
+    Mat4 nan = Mat4();
+    nan.m[1][2] = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_FALSE(nan.Inverse().has_value());
+}
+
+TEST(Math, Mat4InverseTinyScale) {
+    // Representable: 1e-30 inverts to 1e30 < FLT_MAX. Not representable: a denormal scale inverts past it.
+    const auto ok = Mat4::FromScale(Vec3(1e-30f, 1, 1)).Inverse();
+    ASSERT_TRUE(ok.has_value());
+    EXPECT_FLOAT_EQ(ok->m[0][0], 1e30f);
+    EXPECT_FALSE(Mat4::FromScale(Vec3(1e-39f, 1, 1)).Inverse().has_value());
+}
+
+TEST(Math, Mat4FromRowMajor3x4CFrameLayout) {
+    const float r[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    const Mat4 m = Mat4::FromRowMajor3x4(r, Vec3(10, 11, 12));
+    ExpectMat(m, {{1, 2, 3, 10}, {4, 5, 6, 11}, {7, 8, 9, 12}, {0, 0, 0, 1}}, 0);
+    float back[9] = {};
+    Vec3 t;
+    m.ToRowMajor3x4(back, t);
+    for (int i = 0; i < 9; ++i) EXPECT_EQ(back[i], r[i]) << i;
+    EXPECT_EQ(t, Vec3(10, 11, 12));
+}
+
+TEST(Math, Mat4CFrameQuarterTurn) {
+    // CFrame.Angles(0, math.pi/2, 0) at (1, 2, 3): R00..R22 = 0 0 1, 0 1 0, -1 0 0.
+    const float r[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+    const Mat4 m = Mat4::FromRowMajor3x4(r, Vec3(1, 2, 3));
+    EXPECT_EQ(m.TransformPoint(Vec3(0, 0, 1)), Vec3(2, 2, 3));
+    ExpectQuat(Quat::FromMatrix(m), kSqrtHalf, 0, kSqrtHalf, 0);
+}
+
+TEST(Math, Mat4RotationMatchesQuat) {
+    const Quat q = Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi);
+    const Mat4 m = Mat4::FromTranslation(Vec3(5, 0, 0)) * Mat4::FromRotation(q);
+    ExpectVec(m.TransformPoint(Vec3(1, 0, 0)), 5, 1, 0);
+    ExpectVec(m.TransformVector(Vec3(1, 0, 0)), 0, 1, 0);
+}
