@@ -1,0 +1,251 @@
+// A strict, minimal JSON parser (RFC 8259) for checking `gamefmt info --json` in tests: it rejects anything
+// a real parser would, and keeps just enough of the value tree to look up keys and numbers.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gamefmt::test::json {
+
+struct Value {
+    enum class Type { Null, Bool, Number, String, Array, Object };
+    Type type = Type::Null;
+    bool boolean = false;
+    double number = 0.0;
+    std::string text;
+    std::vector<Value> items;
+    std::vector<std::string> keys; // object members, in order (two vectors: Value is incomplete here)
+    std::vector<Value> values;
+
+    const Value *Get(const std::string &key) const {
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            if (keys[i] == key) return &values[i];
+        return nullptr;
+    }
+};
+
+class Parser {
+public:
+    explicit Parser(const std::string &text) : mText(text) {}
+
+    // The document's value, or nullopt (with Error()) when `text` is not exactly one JSON value.
+    std::optional<Value> Parse() {
+        Value value;
+        SkipSpace();
+        if (!ParseValue(value, 0)) return std::nullopt;
+        SkipSpace();
+        if (mPos != mText.size()) return Fail("trailing characters");
+        return value;
+    }
+    const std::string &Error() const { return mError; }
+
+private:
+    std::nullopt_t Fail(const std::string &why) {
+        if (mError.empty()) mError = why + " at offset " + std::to_string(mPos);
+        return std::nullopt;
+    }
+    bool Failed(const std::string &why) {
+        Fail(why);
+        return false;
+    }
+    void SkipSpace() {
+        while (mPos < mText.size() &&
+               (mText[mPos] == ' ' || mText[mPos] == '\t' || mText[mPos] == '\n' || mText[mPos] == '\r'))
+            ++mPos;
+    }
+    bool Literal(const char *word) {
+        const std::string w(word);
+        if (mText.compare(mPos, w.size(), w) != 0) return false;
+        mPos += w.size();
+        return true;
+    }
+    bool ParseValue(Value &value, int depth) {
+        if (depth > 64) return Failed("too deep");
+        if (mPos >= mText.size()) return Failed("unexpected end");
+        const char c = mText[mPos];
+        if (c == '{') return ParseObject(value, depth);
+        if (c == '[') return ParseArray(value, depth);
+        if (c == '"') {
+            value.type = Value::Type::String;
+            return ParseString(value.text);
+        }
+        if (Literal("true")) return value.type = Value::Type::Bool, value.boolean = true, true;
+        if (Literal("false")) return value.type = Value::Type::Bool, value.boolean = false, true;
+        if (Literal("null")) return value.type = Value::Type::Null, true;
+        return ParseNumber(value);
+    }
+    bool ParseNumber(Value &value) {
+        const std::size_t start = mPos;
+        const auto digits = [&] {
+            const std::size_t from = mPos;
+            while (mPos < mText.size() && mText[mPos] >= '0' && mText[mPos] <= '9') ++mPos;
+            return mPos > from;
+        };
+        if (mPos < mText.size() && mText[mPos] == '-') ++mPos;
+        if (mPos < mText.size() && mText[mPos] == '0') {
+            ++mPos;
+        } else if (!digits()) {
+            return Failed("bad number");
+        }
+        if (mPos < mText.size() && mText[mPos] == '.') {
+            ++mPos;
+            if (!digits()) return Failed("bad fraction");
+        }
+        if (mPos < mText.size() && (mText[mPos] == 'e' || mText[mPos] == 'E')) {
+            ++mPos;
+            if (mPos < mText.size() && (mText[mPos] == '+' || mText[mPos] == '-')) ++mPos;
+            if (!digits()) return Failed("bad exponent");
+        }
+        value.type = Value::Type::Number;
+        value.number = std::strtod(mText.substr(start, mPos - start).c_str(), nullptr);
+        return true;
+    }
+    static void AppendUtf8(std::string &out, std::uint32_t cp) {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | (cp >> 6));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            out += static_cast<char>(0xE0 | (cp >> 12));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | (cp >> 18));
+            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+    bool Hex4(std::uint32_t &cp) {
+        if (mPos + 4 > mText.size()) return Failed("short \\u escape");
+        cp = 0;
+        for (int i = 0; i < 4; ++i) {
+            const char h = mText[mPos++];
+            cp <<= 4;
+            if (h >= '0' && h <= '9')
+                cp |= static_cast<std::uint32_t>(h - '0');
+            else if (h >= 'a' && h <= 'f')
+                cp |= static_cast<std::uint32_t>(h - 'a' + 10);
+            else if (h >= 'A' && h <= 'F')
+                cp |= static_cast<std::uint32_t>(h - 'A' + 10);
+            else
+                return Failed("bad hex digit");
+        }
+        return true;
+    }
+    bool ParseString(std::string &out) {
+        ++mPos; // opening quote
+        while (mPos < mText.size()) {
+            const auto c = static_cast<unsigned char>(mText[mPos++]);
+            if (c == '"') return true;
+            if (c < 0x20) return Failed("raw control character in string");
+            if (c != '\\') {
+                out += static_cast<char>(c);
+                continue;
+            }
+            if (mPos >= mText.size()) break;
+            const char e = mText[mPos++];
+            switch (e) {
+            case '"':
+                out += '"';
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '/':
+                out += '/';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'u': {
+                std::uint32_t cp = 0;
+                if (!Hex4(cp)) return false;
+                if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    std::uint32_t low = 0;
+                    if (!Literal("\\u") || !Hex4(low) || low < 0xDC00 || low > 0xDFFF)
+                        return Failed("unpaired surrogate");
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                    return Failed("unpaired surrogate");
+                }
+                AppendUtf8(out, cp);
+                break;
+            }
+            default:
+                return Failed("bad escape");
+            }
+        }
+        return Failed("unterminated string");
+    }
+    bool ParseArray(Value &value, int depth) {
+        value.type = Value::Type::Array;
+        ++mPos;
+        SkipSpace();
+        if (mPos < mText.size() && mText[mPos] == ']') return ++mPos, true;
+        for (;;) {
+            Value item;
+            SkipSpace();
+            if (!ParseValue(item, depth + 1)) return false;
+            value.items.push_back(std::move(item));
+            SkipSpace();
+            if (mPos < mText.size() && mText[mPos] == ',') {
+                ++mPos;
+                continue;
+            }
+            if (mPos < mText.size() && mText[mPos] == ']') return ++mPos, true;
+            return Failed("expected , or ]");
+        }
+    }
+    bool ParseObject(Value &value, int depth) {
+        value.type = Value::Type::Object;
+        ++mPos;
+        SkipSpace();
+        if (mPos < mText.size() && mText[mPos] == '}') return ++mPos, true;
+        for (;;) {
+            SkipSpace();
+            if (mPos >= mText.size() || mText[mPos] != '"') return Failed("expected a key");
+            std::string key;
+            if (!ParseString(key)) return false;
+            SkipSpace();
+            if (mPos >= mText.size() || mText[mPos] != ':') return Failed("expected :");
+            ++mPos;
+            SkipSpace();
+            Value member;
+            if (!ParseValue(member, depth + 1)) return false;
+            if (value.Get(key) != nullptr) return Failed("duplicate key");
+            value.keys.push_back(std::move(key));
+            value.values.push_back(std::move(member));
+            SkipSpace();
+            if (mPos < mText.size() && mText[mPos] == ',') {
+                ++mPos;
+                continue;
+            }
+            if (mPos < mText.size() && mText[mPos] == '}') return ++mPos, true;
+            return Failed("expected , or }");
+        }
+    }
+
+    const std::string mText; // a copy: callers often pass temporaries
+    std::size_t mPos = 0;
+    std::string mError;
+};
+
+} // namespace gamefmt::test::json

@@ -1,0 +1,784 @@
+// Tests of the gamefmt command line, run in-process through RunCli (plus a few through the built executable).
+#include "cli.hpp"
+#include "json_writer.hpp"
+#include "options.hpp"
+
+#include "cli/mini_json.hpp"
+#include "support/import_helpers.hpp"
+
+#include "gamefmt/gamefmt.hpp"
+
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/importerdesc.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/version.h>
+
+#include <gtest/gtest.h>
+#include <png.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(GAMEFMT_HAVE_CLI)
+#include <sys/wait.h>
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using gamefmt::test::ReadBytes;
+using gamefmt::test::ScratchDir;
+using gamefmt::test::TestDataDir;
+using gamefmt::test::WriteText;
+
+struct CliResult {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+CliResult Cli(const std::vector<std::string> &args) {
+    std::ostringstream out, err;
+    CliResult run;
+    run.code = gamefmt::cli::RunCli(args, out, err);
+    run.out = out.str();
+    run.err = err.str();
+    return run;
+}
+
+std::string Cube() {
+    return (TestDataDir() / "cube.obj").string();
+}
+
+// The value after `label` on the line that starts with it ("Vertices:           8" -> "8").
+std::string Field(const std::string &text, const std::string &label) {
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line.rfind(label, 0) != 0) continue;
+        std::string value = line.substr(label.size());
+        value.erase(0, value.find_first_not_of(' '));
+        return value;
+    }
+    return "<no line '" + label + "'>";
+}
+
+// The first four bytes of a file ("glTF" for glb).
+std::string Magic(const fs::path &path) {
+    const std::vector<std::uint8_t> bytes = ReadBytes(path);
+    return std::string(bytes.begin(),
+                       bytes.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, bytes.size())));
+}
+
+std::vector<std::string> Lines(const std::string &text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::string LastLine(const std::string &text) {
+    const std::vector<std::string> lines = Lines(text);
+    return lines.empty() ? std::string() : lines.back();
+}
+
+// A one-line error that names `file`.
+void ExpectOneLineErrorNaming(const std::string &err, const std::string &file) {
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_NE(err.find("'" + file + "'"), std::string::npos) << err;
+}
+
+// A Roblox mesh signature with nothing behind it: it reaches gamefmt's (not yet implemented) importer.
+fs::path WriteBrokenMesh(const fs::path &dir) {
+    const fs::path path = dir / "broken.mesh";
+    WriteText(path, "version 2.00\n\x01\x02");
+    return path;
+}
+
+// ---------------------------------------------------------------- dispatch, help, version
+
+TEST(Cli, NoArgumentsPrintsUsageToStderrAndFails) {
+    const CliResult run = Cli({});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitUsage);
+    EXPECT_TRUE(run.out.empty());
+    EXPECT_NE(run.err.find("Usage: gamefmt VERB"), std::string::npos) << run.err;
+}
+
+TEST(Cli, HelpListsEveryVerb) {
+    for (const char *spelling : {"help", "--help", "-h"}) {
+        const CliResult run = Cli({spelling});
+        EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << spelling;
+        EXPECT_TRUE(run.err.empty()) << run.err;
+        for (const char *verb : {"info", "export", "convert", "validate", "extract", "listext", "knowext", "listexport",
+                                 "exportinfo", "version", "help"})
+            EXPECT_NE(run.out.find(std::string("  ") + verb), std::string::npos) << verb << " missing from help";
+    }
+}
+
+TEST(Cli, HelpForOneVerbListsItsFlags) {
+    const CliResult info = Cli({"help", "info"});
+    EXPECT_EQ(info.code, gamefmt::cli::kExitOk);
+    for (const char *flag : {"--json", "--raw", "-ptv", "--pretransform-vertices", "-embtex", "--config=fast",
+                             "--option NAME=VALUE", "--show-log"})
+        EXPECT_NE(info.out.find(flag), std::string::npos) << flag;
+    // "VERB --help" is the same text.
+    EXPECT_EQ(Cli({"info", "--help"}).out, info.out);
+    // Verbs without shared flags do not list them.
+    EXPECT_EQ(Cli({"help", "listext"}).out.find("-ptv"), std::string::npos);
+    EXPECT_EQ(Cli({"help", "frobnicate"}).code, gamefmt::cli::kExitUsage);
+}
+
+TEST(Cli, UnknownVerbIsAUsageError) {
+    const CliResult run = Cli({"frobnicate", "x"});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitUsage);
+    EXPECT_NE(run.err.find("'frobnicate'"), std::string::npos) << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1);
+}
+
+TEST(Cli, VersionReportsTheLinkedAssimp) {
+    for (const char *spelling : {"version", "--version"}) {
+        const CliResult run = Cli({spelling});
+        ASSERT_EQ(run.code, gamefmt::cli::kExitOk);
+        EXPECT_EQ(Lines(run.out).at(0), std::string("gamefmt ") + gamefmt::Version());
+        const std::string assimp = "Assimp " + std::to_string(aiGetVersionMajor()) + "." +
+                                   std::to_string(aiGetVersionMinor()) + "." + std::to_string(aiGetVersionPatch());
+        EXPECT_NE(run.out.find(assimp), std::string::npos) << run.out;
+        if (aiGetCompileFlags() & ASSIMP_CFLAGS_DEBUG) {
+            EXPECT_NE(run.out.find(" -debug"), std::string::npos);
+        }
+        if (aiGetCompileFlags() & ASSIMP_CFLAGS_SHARED) {
+            EXPECT_NE(run.out.find(" -shared"), std::string::npos);
+        }
+        if (aiGetCompileFlags() & ASSIMP_CFLAGS_SINGLETHREADED) {
+            EXPECT_NE(run.out.find(" -st"), std::string::npos);
+        }
+    }
+    EXPECT_EQ(Cli({"version", "extra"}).code, gamefmt::cli::kExitUsage);
+}
+
+// ---------------------------------------------------------------- info
+
+TEST(Cli, InfoRawCubeHasTheObjPolygons) {
+    const CliResult run = Cli({"info", Cube(), "-r"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    // OBJ import gives one vertex per face corner: 6 quads -> 24 vertices, 6 polygon faces.
+    EXPECT_EQ(Field(run.out, "Meshes:"), "1");
+    EXPECT_EQ(Field(run.out, "Vertices:"), "24");
+    EXPECT_EQ(Field(run.out, "Faces:"), "6");
+    EXPECT_EQ(Field(run.out, "Primitive Types:"), "polygons");
+    // The root node (named after the file) and the "Cube" object.
+    EXPECT_EQ(Field(run.out, "Nodes:"), "2");
+    EXPECT_EQ(Field(run.out, "Maximum depth"), "2");
+    EXPECT_EQ(Field(run.out, "Materials:"), "1"); // Assimp's default material (no .mtl)
+    EXPECT_EQ(Field(run.out, "Post-processing:"), "none (raw)");
+    EXPECT_EQ(Field(run.out, "Importer:"), "Wavefront Object Importer");
+}
+
+TEST(Cli, InfoDefaultsToTheMaxQualityPreset) {
+    const CliResult run = Cli({"info", Cube()});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    // Triangulate: 6 quads -> 12 triangles. GenSmoothNormals averages the three face normals at each corner
+    // (90 degrees apart, under the 175 degree limit), so JoinIdenticalVertices merges 24 -> 8 vertices.
+    EXPECT_EQ(Field(run.out, "Meshes:"), "1");
+    EXPECT_EQ(Field(run.out, "Vertices:"), "8");
+    EXPECT_EQ(Field(run.out, "Faces:"), "12");
+    EXPECT_EQ(Field(run.out, "Primitive Types:"), "triangles");
+    EXPECT_EQ(Field(run.out, "Average faces/mesh"), "12");
+    EXPECT_EQ(Field(run.out, "Minimum point"), "(0.000000 0.000000 0.000000)");
+    EXPECT_EQ(Field(run.out, "Maximum point"), "(1.000000 1.000000 1.000000)");
+    EXPECT_EQ(Field(run.out, "Center point"), "(0.500000 0.500000 0.500000)");
+    EXPECT_EQ(Field(run.out, "Post-processing:"), "preset TargetRealtime_MaxQuality");
+    EXPECT_NE(Field(run.out, "Memory consumption:").find(" B"), std::string::npos);
+    // The lists: material names, meshes, node tree.
+    EXPECT_NE(run.out.find("'DefaultMaterial'"), std::string::npos);
+    EXPECT_NE(run.out.find("0 'Cube': 8 vertices, 12 faces, material 0"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("\nNode hierarchy:\ncube.obj\n  Cube (mesh 0)\n"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("SourceAsset_Format: \"Wavefront Object Importer\" (string)"), std::string::npos);
+}
+
+TEST(Cli, InfoExplicitStepsReplaceThePreset) {
+    const CliResult run = Cli({"info", Cube(), "-tri"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_EQ(Field(run.out, "Vertices:"), "24"); // not joined
+    EXPECT_EQ(Field(run.out, "Faces:"), "12");
+    EXPECT_EQ(Field(run.out, "Post-processing:"), "triangulate");
+}
+
+TEST(Cli, InfoSilentStopsAfterTheStatistics) {
+    const CliResult run = Cli({"info", Cube(), "-s"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk);
+    EXPECT_EQ(Field(run.out, "Faces:"), "12");
+    EXPECT_EQ(run.out.find("Node hierarchy"), std::string::npos);
+}
+
+TEST(Cli, InfoJsonIsOneValidObject) {
+    const CliResult run = Cli({"info", Cube(), "--json"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    gamefmt::test::json::Parser parser(run.out);
+    const auto doc = parser.Parse();
+    ASSERT_TRUE(doc.has_value()) << parser.Error() << "\n" << run.out;
+    using Type = gamefmt::test::json::Value::Type;
+    ASSERT_EQ(doc->type, Type::Object);
+    ASSERT_NE(doc->Get("file"), nullptr);
+    EXPECT_EQ(doc->Get("file")->text, Cube());
+    EXPECT_EQ(doc->Get("format")->text, "Wavefront Object Importer");
+    EXPECT_EQ(doc->Get("formatVersion")->type, Type::Null);
+    EXPECT_FALSE(doc->Get("incomplete")->boolean);
+    EXPECT_GT(doc->Get("memoryBytes")->number, 0.0);
+    const auto *counts = doc->Get("counts");
+    ASSERT_NE(counts, nullptr);
+    EXPECT_EQ(counts->Get("meshes")->number, 1.0);
+    EXPECT_EQ(counts->Get("vertices")->number, 8.0);
+    EXPECT_EQ(counts->Get("faces")->number, 12.0);
+    EXPECT_EQ(counts->Get("nodes")->number, 2.0);
+    const auto *bounds = doc->Get("bounds");
+    ASSERT_NE(bounds, nullptr);
+    ASSERT_EQ(bounds->Get("max")->items.size(), 3u);
+    EXPECT_EQ(bounds->Get("max")->items[0].number, 1.0);
+    EXPECT_EQ(bounds->Get("center")->items[2].number, 0.5);
+    const auto *meshes = doc->Get("meshes");
+    ASSERT_NE(meshes, nullptr);
+    ASSERT_EQ(meshes->items.size(), 1u);
+    EXPECT_EQ(meshes->items[0].Get("name")->text, "Cube");
+    EXPECT_EQ(meshes->items[0].Get("faces")->number, 12.0);
+    EXPECT_EQ(meshes->items[0].Get("materialName")->text, "DefaultMaterial");
+    const auto *nodes = doc->Get("nodes");
+    ASSERT_NE(nodes, nullptr);
+    ASSERT_EQ(nodes->items.size(), 2u);
+    EXPECT_EQ(nodes->items[0].Get("parent")->type, Type::Null);
+    EXPECT_EQ(nodes->items[1].Get("name")->text, "Cube");
+    EXPECT_EQ(nodes->items[1].Get("parent")->number, 0.0);
+    EXPECT_EQ(nodes->items[1].Get("meshes")->items.at(0).number, 0.0);
+    EXPECT_EQ(doc->Get("metadata")->Get("SourceAsset_Format")->Get("type")->text, "string");
+
+    // Raw and verbose: still valid JSON, with the raw counts and node transforms.
+    const CliResult raw = Cli({"info", Cube(), "--json", "-r", "-v"});
+    ASSERT_EQ(raw.code, gamefmt::cli::kExitOk);
+    gamefmt::test::json::Parser rawParser(raw.out);
+    const auto rawDoc = rawParser.Parse();
+    ASSERT_TRUE(rawDoc.has_value()) << rawParser.Error();
+    EXPECT_EQ(rawDoc->Get("counts")->Get("vertices")->number, 24.0);
+    EXPECT_EQ(rawDoc->Get("counts")->Get("faces")->number, 6.0);
+    EXPECT_EQ(rawDoc->Get("nodes")->items.at(1).Get("transform")->items.size(), 16u);
+}
+
+TEST(Cli, InfoOnAMissingFileNamesIt) {
+    const std::string missing = (ScratchDir("cli_info_missing") / "nowhere.obj").string();
+    const CliResult run = Cli({"info", missing});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    ExpectOneLineErrorNaming(run.err, missing);
+    EXPECT_EQ(run.err.rfind("gamefmt: cannot import '", 0), 0u) << run.err;
+}
+
+TEST(Cli, InfoOnAFormatStillPendingReportsTheImportersError) {
+    const std::string mesh = WriteBrokenMesh(ScratchDir("cli_info_pending")).string();
+    const CliResult run = Cli({"info", mesh});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    ExpectOneLineErrorNaming(run.err, mesh);
+    EXPECT_NE(run.err.find("not implemented yet"), std::string::npos) << run.err;
+}
+
+TEST(Cli, InfoUsageErrors) {
+    EXPECT_EQ(Cli({"info"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"info", Cube(), Cube()}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"info", Cube(), "--bogus"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"info", Cube(), "-r", "-tri"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"info", Cube(), "-v", "-s"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"info", Cube(), "-cslow"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"info", Cube(), "--option"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"info", Cube(), "--option", "NOVALUE"}).code, gamefmt::cli::kExitUsage);
+    const CliResult run = Cli({"info", Cube(), "--bogus"});
+    EXPECT_NE(run.err.find("'--bogus'"), std::string::npos) << run.err;
+}
+
+TEST(Cli, InfoAcceptsPropertiesAndPresets) {
+    const CliResult run =
+        Cli({"info", Cube(), "-s", "-cfast", "--option", "GAMEFMT_TEST_INT=3", "--option=GAMEFMT_TEST_S=x", "--option",
+             "GAMEFMT_TEST_F=0.5", "--option", "GAMEFMT_TEST_B=true"});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_EQ(Field(run.out, "Post-processing:"), "preset TargetRealtime_Fast");
+}
+
+TEST(Cli, ShowLogSendsAssimpsLogToStderr) {
+    const CliResult run = Cli({"info", Cube(), "-s", "-l"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk);
+    EXPECT_NE(run.err.find("Wavefront Object Importer"), std::string::npos) << run.err;
+    // Without -l nothing is logged to our stderr.
+    EXPECT_TRUE(Cli({"info", Cube(), "-s"}).err.empty());
+}
+
+// ---------------------------------------------------------------- export
+
+TEST(Cli, ExportToGlbChoosesGlb2AndReimports) {
+    const fs::path dir = ScratchDir("cli_export_glb");
+    const std::string out = (dir / "cube.glb").string();
+    const CliResult run = Cli({"export", Cube(), out});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_NE(run.out.find("Wrote " + out + " (glb2, "), std::string::npos) << run.out;
+    const std::vector<std::uint8_t> bytes = ReadBytes(out);
+    ASSERT_GE(bytes.size(), 12u);
+    EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "glTF");
+    EXPECT_EQ(bytes[4] | bytes[5] << 8 | bytes[6] << 16 | bytes[7] << 24, 2); // container version 2
+    EXPECT_NE(run.out.find(std::to_string(bytes.size()) + " bytes"), std::string::npos);
+
+    // glb2 export forces JoinIdenticalVertices|Triangulate: the 8 corners (no normals or UVs to tell the
+    // corner copies apart) and 12 triangles.
+    const auto reimported = gamefmt::test::ImportFile(out);
+    ASSERT_TRUE(reimported) << reimported.error;
+    ASSERT_EQ(reimported.scene->mNumMeshes, 1u);
+    EXPECT_EQ(reimported.scene->mMeshes[0]->mNumVertices, 8u);
+    EXPECT_EQ(reimported.scene->mMeshes[0]->mNumFaces, 12u);
+    EXPECT_TRUE(reimported.validationWarnings.empty());
+}
+
+TEST(Cli, ExportToObj) {
+    const fs::path dir = ScratchDir("cli_export_obj");
+    const std::string out = (dir / "copy.obj").string();
+    const CliResult run = Cli({"export", Cube(), out});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_NE(run.out.find("(obj, "), std::string::npos) << run.out;
+    EXPECT_TRUE(fs::exists(dir / "copy.mtl")); // the obj exporter writes its material file beside it
+    // Exported raw, so the quads survive; re-imported OBJ has one vertex per corner again.
+    const auto reimported = gamefmt::test::ImportFile(out);
+    ASSERT_TRUE(reimported) << reimported.error;
+    ASSERT_EQ(reimported.scene->mNumMeshes, 1u);
+    EXPECT_EQ(reimported.scene->mMeshes[0]->mNumFaces, 6u);
+    EXPECT_EQ(reimported.scene->mMeshes[0]->mNumVertices, 24u);
+}
+
+TEST(Cli, ExportFormatFlagOverridesTheExtension) {
+    const fs::path dir = ScratchDir("cli_export_flag");
+    for (const std::vector<std::string> &spelling :
+         {std::vector<std::string>{"-f", "glb2"}, {"-fglb2"}, {"--format", "glb2"}, {"--format=glb2"}}) {
+        const std::string out = (dir / "model.bin").string();
+        std::vector<std::string> args = {"export", Cube(), out};
+        args.insert(args.end(), spelling.begin(), spelling.end());
+        const CliResult run = Cli(args);
+        ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << spelling[0] << ": " << run.err;
+        EXPECT_EQ(Magic(out), "glTF");
+        fs::remove(out);
+    }
+    // "-fd" is the find-degenerates step, not format "d".
+    const CliResult run = Cli({"export", Cube(), (dir / "steps.glb").string(), "-fd", "-tri"});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+}
+
+TEST(Cli, ExportWithoutOutNamesTheFileAfterTheFormat) {
+    const fs::path dir = ScratchDir("cli_export_noout");
+    fs::copy_file(Cube(), dir / "box.obj");
+    const CliResult run = Cli({"export", (dir / "box.obj").string(), "-f", "stl"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_TRUE(fs::exists(dir / "box.stl"));
+    EXPECT_EQ(Cli({"export", (dir / "box.obj").string()}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"export", (dir / "box.obj").string(), "-f", "obj"}).code, gamefmt::cli::kExitUsage);
+}
+
+TEST(Cli, ExportUnknownFormatIsAUsageError) {
+    const fs::path dir = ScratchDir("cli_export_unknown");
+    const CliResult byId = Cli({"export", Cube(), (dir / "x.glb").string(), "-f", "nosuchformat"});
+    EXPECT_EQ(byId.code, gamefmt::cli::kExitUsage);
+    EXPECT_NE(byId.err.find("'nosuchformat'"), std::string::npos) << byId.err;
+    EXPECT_NE(byId.err.find("gamefmt listexport"), std::string::npos) << byId.err;
+    const CliResult byExtension = Cli({"export", Cube(), (dir / "x.nosuchext").string()});
+    EXPECT_EQ(byExtension.code, gamefmt::cli::kExitUsage);
+    EXPECT_NE(byExtension.err.find("gamefmt listexport"), std::string::npos) << byExtension.err;
+    EXPECT_EQ(Cli({"export", Cube(), (dir / "noextension").string()}).code, gamefmt::cli::kExitUsage);
+    EXPECT_FALSE(fs::exists(dir / "x.glb"));
+}
+
+TEST(Cli, ExportOfAMissingInputNamesIt) {
+    const fs::path dir = ScratchDir("cli_export_missing");
+    const std::string in = (dir / "absent.obj").string();
+    const CliResult run = Cli({"export", in, (dir / "x.glb").string()});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    ExpectOneLineErrorNaming(run.err, in);
+    EXPECT_FALSE(fs::exists(dir / "x.glb"));
+}
+
+TEST(Cli, ExportOfABrokenInputNamesIt) {
+    const fs::path dir = ScratchDir("cli_export_broken");
+    const std::string in = WriteBrokenMesh(dir).string();
+    const CliResult run = Cli({"export", in, (dir / "x.glb").string()});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    ExpectOneLineErrorNaming(run.err, in);
+    EXPECT_NE(run.err.find("not implemented yet"), std::string::npos);
+}
+
+// ---------------------------------------------------------------- listings
+
+TEST(Cli, ListExtHasOursAndAssimps) {
+    const CliResult run = Cli({"listext"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk);
+    EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1); // one line, like upstream
+    const std::string list = ";" + Lines(run.out).at(0) + ";";
+    for (const char *ext : {"*.mesh", "*.rbxm", "*.rbxmx", "*.rbxl", "*.rbxlx", "*.llmesh", "*.slm", "*.3d", "*.3dc",
+                            "*.rob", "*.obj", "*.glb"})
+        EXPECT_NE(list.find(std::string(";") + ext + ";"), std::string::npos) << ext;
+}
+
+TEST(Cli, KnowExtMeshNamesOursFirstThenOgre) {
+    // Ogre's loader name as the linked Assimp reports it.
+    Assimp::Importer plain;
+    const std::size_t ogre = plain.GetImporterIndex("mesh");
+    ASSERT_NE(ogre, static_cast<std::size_t>(-1));
+    const std::string ogreName = plain.GetImporterInfo(ogre)->mName;
+
+    for (const char *spelling : {"mesh", ".mesh", "*.mesh", "MESH"}) {
+        const CliResult run = Cli({"knowext", spelling});
+        EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << spelling;
+        EXPECT_EQ(Lines(run.out).at(0), "File extension 'mesh'  is known") << spelling;
+        const std::size_t ours = run.out.find("gamefmt Roblox mesh");
+        const std::size_t theirs = run.out.find(ogreName);
+        ASSERT_NE(ours, std::string::npos) << run.out;
+        ASSERT_NE(theirs, std::string::npos) << run.out;
+        EXPECT_LT(ours, theirs) << "gamefmt's loader must come first";
+    }
+}
+
+TEST(Cli, KnowExtUnknownExtension) {
+    const CliResult run = Cli({"knowext", ".xyz"});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    EXPECT_EQ(run.out, "File extension 'xyz'  is not known\n");
+    EXPECT_EQ(Cli({"knowext"}).code, gamefmt::cli::kExitUsage);
+}
+
+TEST(Cli, ListExportHasEveryBuiltInId) {
+    const CliResult run = Cli({"listexport"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk);
+    const std::vector<std::string> ids = Lines(run.out);
+    EXPECT_NE(std::find(ids.begin(), ids.end(), "glb2"), ids.end());
+    EXPECT_NE(std::find(ids.begin(), ids.end(), "obj"), ids.end());
+    const Assimp::Exporter plain;
+    for (std::size_t i = 0; i < plain.GetExportFormatCount(); ++i)
+        EXPECT_NE(std::find(ids.begin(), ids.end(), plain.GetExportFormatDescription(i)->id), ids.end());
+    EXPECT_EQ(ids.size(), gamefmt::MakeExporter()->GetExportFormatCount());
+}
+
+TEST(Cli, ExportInfoPrintsIdExtensionDescription) {
+    const CliResult run = Cli({"exportinfo", "glb2"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk);
+    const std::vector<std::string> lines = Lines(run.out);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_EQ(lines[0], "glb2");
+    EXPECT_EQ(lines[1], "glb");
+    EXPECT_FALSE(lines[2].empty());
+    EXPECT_EQ(Cli({"exportinfo", "nosuchformat"}).code, gamefmt::cli::kExitUsage);
+}
+
+// ---------------------------------------------------------------- validate
+
+TEST(Cli, ValidateCube) {
+    const CliResult run = Cli({"validate", Cube()});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_EQ(run.out, Cube() + ": valid\n");
+    // With steps, re-validated after each one; --strict passes when there are no warnings.
+    EXPECT_EQ(Cli({"validate", Cube(), "-tri", "-jiv", "--strict"}).code, gamefmt::cli::kExitOk);
+}
+
+TEST(Cli, ValidateCorruptMeshNamesTheFile) {
+    const std::string mesh = WriteBrokenMesh(ScratchDir("cli_validate_mesh")).string();
+    const CliResult run = Cli({"validate", mesh});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    ExpectOneLineErrorNaming(run.err, mesh);
+    EXPECT_NE(run.err.find("not implemented yet"), std::string::npos) << run.err;
+}
+
+TEST(Cli, ValidateGarbageObj) {
+    const fs::path dir = ScratchDir("cli_validate_obj");
+    // Assimp's OBJ reader skips lines it does not understand: text garbage imports as a scene with no
+    // meshes and no INCOMPLETE flag, which ValidateDataStructure rejects.
+    const std::string text = (dir / "text.obj").string();
+    WriteText(text, "this is not a model\nnor is this\n");
+    const CliResult run = Cli({"validate", text});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    ExpectOneLineErrorNaming(run.err, text);
+    EXPECT_NE(run.err.find("mNumMeshes is 0"), std::string::npos) << run.err;
+    // Files under 16 bytes are refused before parsing.
+    const std::string tiny = (dir / "tiny.obj").string();
+    WriteText(tiny, "\x01\x02garbage");
+    const CliResult tinyRun = Cli({"validate", tiny});
+    EXPECT_EQ(tinyRun.code, gamefmt::cli::kExitBadInput);
+    ExpectOneLineErrorNaming(tinyRun.err, tiny);
+    EXPECT_NE(tinyRun.err.find("too small"), std::string::npos) << tinyRun.err;
+}
+
+TEST(Cli, ValidateSeveralFilesReportsEach) {
+    const std::string mesh = WriteBrokenMesh(ScratchDir("cli_validate_many")).string();
+    const CliResult run = Cli({"validate", Cube(), mesh});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    EXPECT_EQ(run.out, Cube() + ": valid\n");
+    ExpectOneLineErrorNaming(run.err, mesh);
+}
+
+// ---------------------------------------------------------------- convert
+
+TEST(Cli, ConvertStopsAfterTheFirstFailure) {
+    const fs::path dir = ScratchDir("cli_convert_stop");
+    const std::string broken = WriteBrokenMesh(dir).string();
+    const std::string outDir = (dir / "out").string();
+
+    // The good file first: it passes, then the broken one fails.
+    const CliResult run = Cli({"convert", Cube(), broken, "-o", outDir, "-j", "1"});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    EXPECT_EQ(LastLine(run.out), "1 passed, 1 failed") << run.out;
+    EXPECT_NE(run.out.find("[1/2] ok   " + Cube() + " -> "), std::string::npos) << run.out;
+    EXPECT_NE(run.err.find("[2/2] FAIL " + broken + ": "), std::string::npos) << run.err;
+    EXPECT_TRUE(fs::exists(fs::path(outDir) / "cube.glb"));
+
+    // The broken file first: nothing more is started.
+    fs::remove(fs::path(outDir) / "cube.glb");
+    const CliResult stopped = Cli({"convert", broken, Cube(), "-o", outDir, "-j", "1"});
+    EXPECT_EQ(stopped.code, gamefmt::cli::kExitBadInput);
+    EXPECT_EQ(LastLine(stopped.out), "0 passed, 1 failed") << stopped.out;
+    EXPECT_FALSE(fs::exists(fs::path(outDir) / "cube.glb"));
+}
+
+TEST(Cli, ConvertKeepGoing) {
+    const fs::path dir = ScratchDir("cli_convert_keep");
+    const std::string broken = WriteBrokenMesh(dir).string();
+    const CliResult run = Cli({"convert", broken, Cube(), "-o", dir.string(), "-j", "1", "--keep-going"});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
+    EXPECT_EQ(LastLine(run.out), "1 passed, 1 failed") << run.out;
+    EXPECT_NE(run.err.find("FAIL " + broken + ": cannot import: "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("not implemented yet"), std::string::npos) << run.err;
+    EXPECT_EQ(Magic(dir / "cube.glb"), "glTF");
+}
+
+TEST(Cli, ConvertWritesBesideEachInputByDefault) {
+    const fs::path dir = ScratchDir("cli_convert_beside");
+    fs::copy_file(Cube(), dir / "a.obj");
+    fs::copy_file(Cube(), dir / "b.obj");
+    const CliResult run = Cli({"convert", (dir / "a.obj").string(), (dir / "b.obj").string(), "-f", "stl"});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_EQ(LastLine(run.out), "2 passed, 0 failed");
+    EXPECT_NE(run.out.find("[1/2] ok   "), std::string::npos);
+    EXPECT_NE(run.out.find("[2/2] ok   "), std::string::npos);
+    EXPECT_TRUE(fs::exists(dir / "a.stl"));
+    EXPECT_TRUE(fs::exists(dir / "b.stl"));
+}
+
+TEST(Cli, ConvertUsageErrors) {
+    const fs::path dir = ScratchDir("cli_convert_usage");
+    EXPECT_EQ(Cli({"convert"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"convert", Cube(), "-f", "nosuchformat"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"convert", Cube(), "-j", "0"}).code, gamefmt::cli::kExitUsage);
+    EXPECT_EQ(Cli({"convert", Cube(), "-o"}).code, gamefmt::cli::kExitUsage);
+    // Two inputs that would write the same output.
+    const CliResult clash = Cli({"convert", Cube(), Cube(), "-o", dir.string()});
+    EXPECT_EQ(clash.code, gamefmt::cli::kExitUsage);
+    EXPECT_NE(clash.err.find("would both write"), std::string::npos) << clash.err;
+    // An input its own output would overwrite.
+    fs::copy_file(Cube(), dir / "same.obj");
+    EXPECT_EQ(Cli({"convert", (dir / "same.obj").string(), "-f", "obj"}).code, gamefmt::cli::kExitUsage);
+}
+
+// ---------------------------------------------------------------- extract
+
+TEST(Cli, ExtractWithoutTexturesSaysSo) {
+    const CliResult run = Cli({"extract", Cube()});
+    EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_EQ(run.out, Cube() + ": no embedded textures\n");
+}
+
+// An .assbin scene (Assimp's lossless dump) with one compressed and one uncompressed embedded texture.
+void WriteSceneWithTextures(const fs::path &path, const std::vector<std::uint8_t> &compressed) {
+    aiScene scene;
+    scene.mRootNode = new aiNode("root");
+    scene.mRootNode->mNumMeshes = 1;
+    scene.mRootNode->mMeshes = new unsigned[1]{0};
+    auto *mesh = new aiMesh();
+    mesh->mName = "tri";
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh->mNumVertices = 3;
+    mesh->mVertices = new aiVector3D[3]{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh->mNumFaces = 1;
+    mesh->mFaces = new aiFace[1];
+    mesh->mFaces[0].mNumIndices = 3;
+    mesh->mFaces[0].mIndices = new unsigned[3]{0, 1, 2};
+    scene.mNumMeshes = 1;
+    scene.mMeshes = new aiMesh *[1] { mesh };
+    auto *material = new aiMaterial();
+    const aiString name("textured");
+    material->AddProperty(&name, AI_MATKEY_NAME);
+    scene.mNumMaterials = 1;
+    scene.mMaterials = new aiMaterial *[1] { material };
+
+    auto *packed = new aiTexture();
+    packed->mWidth = static_cast<unsigned>(compressed.size()); // bytes
+    packed->mHeight = 0;
+    std::strcpy(packed->achFormatHint, "png");
+    packed->pcData = new aiTexel[(compressed.size() + 3) / 4];
+    std::memcpy(packed->pcData, compressed.data(), compressed.size());
+    auto *raw = new aiTexture();
+    raw->mWidth = 2;
+    raw->mHeight = 1;
+    std::strcpy(raw->achFormatHint, "rgba8888");
+    raw->pcData = new aiTexel[2];
+    raw->pcData[0].r = 255, raw->pcData[0].g = 0, raw->pcData[0].b = 0, raw->pcData[0].a = 255;
+    raw->pcData[1].r = 0, raw->pcData[1].g = 0, raw->pcData[1].b = 255, raw->pcData[1].a = 128;
+    scene.mNumTextures = 2;
+    scene.mTextures = new aiTexture *[2] { packed, raw };
+
+    Assimp::Exporter exporter;
+    ASSERT_EQ(exporter.Export(&scene, "assbin", path.string()), AI_SUCCESS) << exporter.GetErrorString();
+}
+
+TEST(Cli, ExtractWritesCompressedBytesAndPngForTexels) {
+    const fs::path dir = ScratchDir("cli_extract");
+    const std::vector<std::uint8_t> compressed = {0x89, 'P', 'N', 'G', 1, 2, 3}; // bytes are copied, not decoded
+    const fs::path model = dir / "textured.assbin";
+    WriteSceneWithTextures(model, compressed);
+    if (HasFatalFailure()) return;
+
+    const CliResult run = Cli({"extract", model.string(), (dir / "tex.png").string()});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_EQ(ReadBytes(dir / "tex_img0.png"), compressed);
+    EXPECT_NE(run.out.find("Wrote " + (dir / "tex_img0.png").string() + " (7 bytes)"), std::string::npos) << run.out;
+
+    // The texels become a real PNG with the same pixels.
+    const std::vector<std::uint8_t> png = ReadBytes(dir / "tex_img1.png");
+    png_image image;
+    std::memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    ASSERT_TRUE(png_image_begin_read_from_memory(&image, png.data(), png.size())) << image.message;
+    EXPECT_EQ(image.width, 2u);
+    EXPECT_EQ(image.height, 1u);
+    image.format = PNG_FORMAT_RGBA;
+    std::vector<std::uint8_t> pixels(PNG_IMAGE_SIZE(image));
+    ASSERT_TRUE(png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr)) << image.message;
+    EXPECT_EQ(pixels, (std::vector<std::uint8_t>{255, 0, 0, 255, 0, 0, 255, 128}));
+
+    // One texture with -s: no suffix.
+    const CliResult one = Cli({"extract", model.string(), (dir / "single").string(), "-t", "1", "-s"});
+    ASSERT_EQ(one.code, gamefmt::cli::kExitOk) << one.err;
+    EXPECT_EQ(ReadBytes(dir / "single.png"), png);
+    EXPECT_EQ(Cli({"extract", model.string(), "-t", "2"}).code, gamefmt::cli::kExitUsage);
+}
+
+// ---------------------------------------------------------------- building blocks
+
+TEST(Cli, JsonStringsAreEscapedAndValidUtf8) {
+    using gamefmt::cli::JsonQuote;
+    EXPECT_EQ(JsonQuote("plain"), "\"plain\"");
+    EXPECT_EQ(JsonQuote("a\"b\\c/"), "\"a\\\"b\\\\c/\"");
+    EXPECT_EQ(JsonQuote("\n\r\t\b\f"), "\"\\n\\r\\t\\b\\f\"");
+    EXPECT_EQ(JsonQuote(std::string("\x01\x1f\x7f", 3)), "\"\\u0001\\u001f\\u007f\"");
+    EXPECT_EQ(JsonQuote(std::string("nul\0in", 6)), "\"nul\\u0000in\"");
+    EXPECT_EQ(JsonQuote("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"), "\"caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+    const std::string fffd = "\xEF\xBF\xBD";
+    EXPECT_EQ(JsonQuote("\xFF"), "\"" + fffd + "\"");                                  // never valid
+    EXPECT_EQ(JsonQuote("\xC0\xAF"), "\"" + fffd + fffd + "\"");                       // overlong '/'
+    EXPECT_EQ(JsonQuote("\xED\xA0\x80"), "\"" + fffd + fffd + fffd + "\"");            // a surrogate
+    EXPECT_EQ(JsonQuote("a\xE2\x82"), "\"a" + fffd + "\"");                            // truncated sequence
+    EXPECT_EQ(JsonQuote("\xF4\x90\x80\x80"), "\"" + fffd + fffd + fffd + fffd + "\""); // above U+10FFFF
+}
+
+TEST(Cli, JsonWriterProducesParseableDocuments) {
+    std::ostringstream out;
+    gamefmt::cli::JsonWriter json(out);
+    json.BeginObject();
+    json.Key("nan");
+    json.Number(std::numeric_limits<double>::quiet_NaN());
+    json.Key("inf");
+    json.Number(std::numeric_limits<float>::infinity());
+    json.Key("tenth");
+    json.Number(0.1f);
+    json.Key("big");
+    json.UInt(18446744073709551615ull);
+    json.Key("neg");
+    json.Int(-5);
+    json.Key("empty");
+    json.BeginArray();
+    json.EndArray();
+    json.Key("inline");
+    json.BeginArray(true);
+    json.Bool(true);
+    json.Null();
+    json.String("\xFF");
+    json.EndArray();
+    json.EndObject();
+    gamefmt::test::json::Parser parser(out.str());
+    const auto doc = parser.Parse();
+    ASSERT_TRUE(doc.has_value()) << parser.Error() << "\n" << out.str();
+    using Type = gamefmt::test::json::Value::Type;
+    EXPECT_EQ(doc->Get("nan")->type, Type::Null);
+    EXPECT_EQ(doc->Get("inf")->type, Type::Null);
+    EXPECT_NE(out.str().find("\"tenth\": 0.1,"), std::string::npos) << out.str(); // shortest float form
+    EXPECT_NE(out.str().find("18446744073709551615"), std::string::npos);
+    EXPECT_EQ(doc->Get("neg")->number, -5.0);
+    EXPECT_TRUE(doc->Get("empty")->items.empty());
+    EXPECT_EQ(doc->Get("inline")->items.size(), 3u);
+    EXPECT_EQ(doc->Get("inline")->items[2].text, "\xEF\xBF\xBD");
+}
+
+TEST(Cli, OptionValuesAreTypedByHowTheyRead) {
+    using gamefmt::cli::Property;
+    Property p;
+    std::string error;
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=42", p, error));
+    EXPECT_EQ(p.kind, Property::Kind::Integer);
+    EXPECT_EQ(p.integer, 42);
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=-7", p, error));
+    EXPECT_EQ(p.integer, -7);
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=0.25", p, error));
+    EXPECT_EQ(p.kind, Property::Kind::Float);
+    EXPECT_EQ(p.number, 0.25);
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=1e3", p, error));
+    EXPECT_EQ(p.kind, Property::Kind::Float);
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=true", p, error));
+    EXPECT_EQ(p.kind, Property::Kind::Bool);
+    EXPECT_TRUE(p.boolean);
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=false", p, error));
+    EXPECT_FALSE(p.boolean);
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("NAME=a=b", p, error));
+    EXPECT_EQ(p.kind, Property::Kind::String);
+    EXPECT_EQ(p.name, "NAME");
+    EXPECT_EQ(p.text, "a=b");
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=", p, error));
+    EXPECT_EQ(p.kind, Property::Kind::String);
+    ASSERT_TRUE(gamefmt::cli::ParseProperty("A=nan", p, error));
+    EXPECT_EQ(p.kind, Property::Kind::String); // not a finite float
+    EXPECT_FALSE(gamefmt::cli::ParseProperty("A", p, error));
+    EXPECT_FALSE(gamefmt::cli::ParseProperty("=1", p, error));
+    EXPECT_FALSE(gamefmt::cli::ParseProperty("A=99999999999", p, error));
+}
+
+// ---------------------------------------------------------------- the real executable
+
+#if defined(GAMEFMT_HAVE_CLI)
+int RunExe(const std::string &arguments) {
+    const std::string command = std::string("\"") + GAMEFMT_CLI_EXE + "\" " + arguments + " >/dev/null 2>&1";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(Cli, ExecutableExitStatus) {
+    EXPECT_EQ(RunExe("version"), 0);
+    EXPECT_EQ(RunExe(""), 2);
+    EXPECT_EQ(RunExe("frobnicate"), 2);
+    EXPECT_EQ(RunExe("knowext xyz"), 1);
+}
+
+TEST(Cli, ExecutableConvertsOnSeveralThreads) {
+    // In-process runs share the test harness's (non-thread-safe) logger and convert one file at a time;
+    // the executable installs its own, so this exercises the worker threads.
+    const fs::path dir = ScratchDir("cli_exe_convert");
+    std::string inputs;
+    for (const char *name : {"a.obj", "b.obj", "c.obj"}) {
+        fs::copy_file(Cube(), dir / name);
+        inputs += " \"" + (dir / name).string() + "\"";
+    }
+    EXPECT_EQ(RunExe("convert" + inputs + " -j 3 -l -o \"" + (dir / "out").string() + "\""), 0);
+    for (const char *name : {"a.glb", "b.glb", "c.glb"}) EXPECT_TRUE(fs::exists(dir / "out" / name)) << name;
+}
+#endif
+
+} // namespace

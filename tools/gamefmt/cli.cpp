@@ -1,0 +1,181 @@
+// RunCli: the verb table, dispatch, help and version. The verbs live one file each (see verbs.hpp).
+#include "cli.hpp"
+
+#include "options.hpp"
+#include "verbs.hpp"
+
+#include "gamefmt/gamefmt.hpp"
+
+#include <assimp/version.h>
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <ostream>
+
+namespace gamefmt::cli {
+namespace {
+
+int RunHelp(const Args &args, std::ostream &out, std::ostream &err);
+int RunVersion(const Args &args, std::ostream &out, std::ostream &err);
+
+struct Verb {
+    const char *name;
+    const char *synopsis;
+    const char *summary;
+    const char *details; // extra lines for `help VERB`, or ""
+    unsigned flagGroups; // shared flags the verb accepts (help lists them)
+    int (*run)(const Args &, std::ostream &, std::ostream &);
+};
+
+const Verb kVerbs[] = {
+    {"info", "info FILE [-r] [-v] [-s] [--json]", "import FILE and describe the scene",
+     "  -r, --raw      no post-processing (default: the MaxQuality preset, or the steps given)\n"
+     "  -v, --verbose  also node transforms and metadata (and Assimp's verbose log)\n"
+     "  -s, --silent   statistics only\n"
+     "  --json         the same as one JSON object\n"
+     "Scenes without geometry (AI_SCENE_FLAGS_INCOMPLETE) are never post-processed.\n",
+     kPostProcessFlags | kPropertyFlags | kLogFlags, RunInfo},
+    {"export", "export IN [OUT] [-f ID]", "convert one file",
+     "  -f ID, -fID, --format ID  export format id (see listexport); without it the format comes from\n"
+     "                            OUT's extension, gamefmt's own formats first. Without OUT, IN's name\n"
+     "                            with the format's extension.\n"
+     "IN is imported raw unless post-processing steps are given.\n",
+     kPostProcessFlags | kPropertyFlags | kLogFlags, RunExport},
+    {"convert", "convert IN... [-o DIR] [-f ID] [-j N] [-k]", "convert many files (default glb2)",
+     "  -o DIR, --output DIR      write DIR/<stem>.<ext> (default: beside each input)\n"
+     "  -f ID, --format ID        export format id (default glb2)\n"
+     "  -j N, --jobs N            worker threads (default: CPU count, at most one per input)\n"
+     "  -k, --keep-going          convert the rest after a failure\n"
+     "Inputs are imported with JoinIdenticalVertices, Triangulate and SortByPType (the steps glTF export\n"
+     "forces) plus any steps given. Prints one line per file and '<N> passed, <N> failed'.\n",
+     kPostProcessFlags | kPropertyFlags | kLogFlags, RunConvert},
+    {"validate", "validate FILE... [--strict]", "import with validation and report warnings",
+     "  --strict       fail on validation warnings too\n"
+     "Steps given are applied after the import and re-validated after each one.\n",
+     kPostProcessFlags | kPropertyFlags | kLogFlags, RunValidate},
+    {"extract", "extract FILE [OUT] [-t N] [-s]", "write the embedded textures",
+     "  -t N, --texture N   only texture N\n"
+     "  -s, --no-suffix     write OUT.<ext> instead of OUT_img<N>.<ext> when one texture is written\n"
+     "Compressed textures are written as they are, with their format hint as the extension; uncompressed\n"
+     "ones as PNG. OUT defaults to FILE without its extension.\n",
+     kPostProcessFlags | kPropertyFlags | kLogFlags, RunExtract},
+    {"listext", "listext", "list the file extensions the importers claim", "", 0, RunListExt},
+    {"knowext", "knowext EXT", "tell whether EXT is known, and which loaders claim it",
+     "EXT may be given as mesh, .mesh or *.mesh. Exit status 0 when known, 1 when not.\n", 0, RunKnowExt},
+    {"listexport", "listexport", "list the export format ids", "", 0, RunListExport},
+    {"exportinfo", "exportinfo ID", "print an export format's id, extension and description", "", 0, RunExportInfo},
+    {"version", "version", "print the gamefmt and linked Assimp versions", "", 0, RunVersion},
+    {"help", "help [VERB]", "print this help, or one verb's", "", 0, RunHelp},
+};
+
+const Verb *FindVerb(const std::string &name) {
+    for (const Verb &verb : kVerbs)
+        if (name == verb.name) return &verb;
+    return nullptr;
+}
+
+void PrintUsage(std::ostream &out) {
+    out << "gamefmt " << gamefmt::Version() << ": game asset formats for Assimp\n\n"
+        << "Usage: gamefmt VERB [ARGS...]\n\nVerbs:\n";
+    char line[200];
+    for (const Verb &verb : kVerbs) {
+        std::snprintf(line, sizeof line, "  %-44s %s\n", verb.synopsis, verb.summary);
+        out << line;
+    }
+    out << "\ninfo, export, convert, validate and extract also take post-processing steps, --option NAME=VALUE\n"
+           "and logging flags; 'gamefmt help VERB' lists them.\n"
+           "Exit status: 0 success, 1 an input failed to import, validate or export, 2 bad command line.\n";
+}
+
+void PrintVerbHelp(const Verb &verb, std::ostream &out) {
+    std::string summary = verb.summary;
+    summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
+    out << "Usage: gamefmt " << verb.synopsis << "\n\n" << summary << ".\n";
+    if (verb.details[0] != '\0') out << '\n' << verb.details;
+    PrintFlagGroupsHelp(out, verb.flagGroups);
+}
+
+int RunHelp(const Args &args, std::ostream &out, std::ostream &err) {
+    if (args.empty()) {
+        PrintUsage(out);
+        return kExitOk;
+    }
+    const Verb *verb = args.size() == 1 ? FindVerb(args[0]) : nullptr;
+    if (verb == nullptr) {
+        err << "gamefmt help: " << (args.size() == 1 ? "unknown verb '" + args[0] + "'" : "expected one VERB")
+            << " (see 'gamefmt help')\n";
+        return kExitUsage;
+    }
+    PrintVerbHelp(*verb, out);
+    return kExitOk;
+}
+
+int RunVersion(const Args &args, std::ostream &out, std::ostream &err) {
+    if (!args.empty()) {
+        err << "gamefmt version: takes no arguments\n";
+        return kExitUsage;
+    }
+    // The Assimp we run against, which may differ from the headers we were built with.
+    const unsigned flags = aiGetCompileFlags();
+    out << "gamefmt " << gamefmt::Version() << '\n'
+        << "Assimp " << aiGetVersionMajor() << '.' << aiGetVersionMinor() << '.' << aiGetVersionPatch();
+    const char *branch = aiGetBranchName();
+    if (branch != nullptr && branch[0] != '\0') out << " (" << branch << ')';
+    char revision[32];
+    std::snprintf(revision, sizeof revision, " revision %x", aiGetVersionRevision());
+    out << revision;
+    // Upstream's order and spellings.
+    const struct {
+        unsigned bit;
+        const char *name;
+    } kFlags[] = {{ASSIMP_CFLAGS_DEBUG, "-debug"},     {ASSIMP_CFLAGS_NOBOOST, "-noboost"},
+                  {ASSIMP_CFLAGS_SHARED, "-shared"},   {ASSIMP_CFLAGS_SINGLETHREADED, "-st"},
+                  {ASSIMP_CFLAGS_STLPORT, "-stlport"}, {ASSIMP_CFLAGS_DOUBLE_SUPPORT, "-double"}};
+    for (const auto &flag : kFlags)
+        if ((flags & flag.bit) != 0) out << ' ' << flag.name;
+    out << '\n';
+    for (const gamefmt::FormatInfo &format : gamefmt::Formats())
+        out << "  " << format.name << " (" << format.extensions << ")" << (format.readable ? "" : ", reading pending")
+            << '\n';
+    return kExitOk;
+}
+
+bool WantsHelp(const Args &args) {
+    for (const std::string &arg : args) {
+        if (arg == "--") return false;
+        if (arg == "-h" || arg == "--help" || arg == "-?") return true;
+    }
+    return false;
+}
+
+} // namespace
+
+int RunCli(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
+    if (args.empty()) {
+        PrintUsage(err);
+        return kExitUsage;
+    }
+    std::string name = args[0];
+    if (name == "--help" || name == "-h") name = "help";
+    if (name == "--version") name = "version";
+    const Verb *verb = FindVerb(name);
+    if (verb == nullptr) {
+        err << "gamefmt: unknown verb '" << args[0] << "' (see 'gamefmt help')\n";
+        return kExitUsage;
+    }
+    const Args rest(args.begin() + 1, args.end());
+    if (verb->run != RunHelp && WantsHelp(rest)) {
+        PrintVerbHelp(*verb, out);
+        return kExitOk;
+    }
+    try {
+        return verb->run(rest, out, err);
+    } catch (const std::exception &e) {
+        // Assimp reports through return values; this is for allocation failures and filesystem errors.
+        err << "gamefmt " << verb->name << ": " << e.what() << '\n';
+        return kExitBadInput;
+    }
+}
+
+} // namespace gamefmt::cli

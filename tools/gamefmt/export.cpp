@@ -1,0 +1,114 @@
+// The `export` verb: import one file (raw unless steps are given) and write it with any export format.
+#include "export_formats.hpp"
+#include "loading.hpp"
+#include "log.hpp"
+#include "options.hpp"
+#include "verbs.hpp"
+
+#include "gamefmt/gamefmt.hpp"
+
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+
+#include <filesystem>
+#include <ostream>
+#include <system_error>
+
+namespace gamefmt::cli {
+
+int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
+    std::string formatId;
+    CommonOptions common;
+    std::vector<std::string> files;
+    const auto verbFlags = [&](ArgCursor &cursor, std::string &error) {
+        // The steps "-fd", "-fi", ... share the "-f" prefix: exact step names are not format ids.
+        if (IsPostProcessFlag(cursor.Current())) return FlagResult::NotMine;
+        switch (cursor.Value("-f", "--format", true, formatId)) {
+        case ArgCursor::Match::Yes:
+            return FlagResult::Consumed;
+        case ArgCursor::Match::MissingValue:
+            error = "-f needs an export format id";
+            return FlagResult::Error;
+        case ArgCursor::Match::No:
+            break;
+        }
+        return FlagResult::NotMine;
+    };
+    if (!ParseVerbArgs("export", args, kPostProcessFlags | kPropertyFlags | kLogFlags, verbFlags, common, files, err))
+        return kExitUsage;
+    if (files.empty() || files.size() > 2) {
+        err << "gamefmt export: expected IN [OUT] (see 'gamefmt help export')\n";
+        return kExitUsage;
+    }
+
+    const std::unique_ptr<Assimp::Exporter> exporter = gamefmt::MakeExporter();
+    const std::vector<ExportFormat> formats = ListExportFormats(*exporter);
+    const std::string &in = files[0];
+    const ExportFormat *format = nullptr;
+    std::string outPath;
+    if (!formatId.empty()) {
+        format = FindFormatById(formats, formatId);
+        if (format == nullptr) {
+            err << "gamefmt export: unknown export format '" << formatId << "'; " << kListExportHint << '\n';
+            return kExitUsage;
+        }
+    }
+    if (files.size() == 2) {
+        outPath = files[1];
+    } else if (format != nullptr) {
+        // As upstream: without OUT, write IN's name with the format's extension beside it.
+        outPath = std::filesystem::path(in).replace_extension(format->extension).string();
+        if (outPath == in) {
+            err << "gamefmt export: writing '" << outPath << "' would overwrite the input; give OUT\n";
+            return kExitUsage;
+        }
+    } else {
+        err << "gamefmt export: give OUT or -f ID (see 'gamefmt help export')\n";
+        return kExitUsage;
+    }
+    if (format == nullptr) {
+        const std::string extension = std::filesystem::path(outPath).extension().string();
+        format = FindFormatForExtension(formats, extension);
+        if (format == nullptr) {
+            err << "gamefmt export: "
+                << (extension.empty() ? "'" + outPath + "' has no extension to choose a format by"
+                                      : "no export format writes '" + extension + "' files")
+                << "; use -f ID (" << kListExportHint << ")\n";
+            return kExitUsage;
+        }
+    }
+
+    LogSession log(common, err);
+    if (!log.Ok()) {
+        err << "gamefmt export: " << log.Error() << '\n';
+        return kExitUsage;
+    }
+    const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
+    ApplyProperties(common.properties, *importer);
+    // Raw unless steps were given; incomplete (geometry-less) scenes are always exported raw.
+    const LoadResult loaded = LoadScene(*importer, in, 0, common.ppSteps);
+    if (loaded.scene == nullptr) {
+        PrintFileError(err, loaded.failedStage, in, loaded.error);
+        return kExitBadInput;
+    }
+    if (loaded.incomplete && common.ppSteps != 0)
+        err << "gamefmt export: note: '" << in << "' has no geometry; post-processing skipped\n";
+
+    Assimp::ExportProperties properties;
+    ApplyProperties(common.properties, properties);
+    if (exporter->Export(loaded.scene, format->id, outPath, 0, &properties) != AI_SUCCESS) {
+        const std::string reason = exporter->GetErrorString();
+        PrintFileError(err, "export", outPath,
+                       reason.empty() ? "the " + format->id + " exporter gave no reason (run with -v to see its log)"
+                                      : reason);
+        return kExitBadInput;
+    }
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(outPath, ec);
+    out << "Wrote " << outPath << " (" << format->id;
+    if (!ec) out << ", " << size << " bytes";
+    out << ")\n";
+    return kExitOk;
+}
+
+} // namespace gamefmt::cli

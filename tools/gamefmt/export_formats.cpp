@@ -1,0 +1,58 @@
+// Export format listing and lookup.
+#include "export_formats.hpp"
+
+#include <assimp/Exporter.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_set>
+
+namespace gamefmt::cli {
+namespace {
+
+std::string Lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+} // namespace
+
+std::vector<ExportFormat> ListExportFormats(const Assimp::Exporter &exporter) {
+    std::unordered_set<std::string> builtins;
+    const Assimp::Exporter plain;
+    for (std::size_t i = 0; i < plain.GetExportFormatCount(); ++i)
+        if (const aiExportFormatDesc *desc = plain.GetExportFormatDescription(i)) builtins.insert(desc->id);
+
+    std::vector<ExportFormat> formats;
+    for (std::size_t i = 0; i < exporter.GetExportFormatCount(); ++i) {
+        const aiExportFormatDesc *desc = exporter.GetExportFormatDescription(i);
+        if (desc == nullptr || desc->id == nullptr) continue;
+        ExportFormat format;
+        format.id = desc->id;
+        format.extension = desc->fileExtension != nullptr ? desc->fileExtension : "";
+        format.description = desc->description != nullptr ? desc->description : "";
+        format.gamefmt = builtins.count(format.id) == 0;
+        formats.push_back(std::move(format));
+    }
+    return formats;
+}
+
+const ExportFormat *FindFormatById(const std::vector<ExportFormat> &formats, const std::string &id) {
+    for (const ExportFormat &format : formats)
+        if (format.id == id) return &format;
+    return nullptr;
+}
+
+const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &formats, const std::string &extension) {
+    std::string ext = Lower(extension);
+    if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
+    if (ext.empty()) return nullptr;
+    for (const ExportFormat &format : formats)
+        if (format.gamefmt && Lower(format.extension) == ext) return &format;
+    for (const ExportFormat &format : formats)
+        if (Lower(format.extension) == ext) return &format;
+    return nullptr;
+}
+
+} // namespace gamefmt::cli

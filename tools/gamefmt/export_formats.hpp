@@ -1,0 +1,34 @@
+// The export formats an Exporter with gamefmt registered offers, and how the verbs pick one: by id, or by
+// the output file's extension, preferring gamefmt's own exporters for their extensions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace Assimp {
+class Exporter;
+}
+
+namespace gamefmt::cli {
+
+struct ExportFormat {
+    std::string id;
+    std::string extension; // without the dot
+    std::string description;
+    bool gamefmt = false; // one of ours rather than an Assimp built-in
+};
+
+// Every format of `exporter`, in its order. Ours are told apart as the ids a plain Exporter lacks.
+std::vector<ExportFormat> ListExportFormats(const Assimp::Exporter &exporter);
+
+// The format with id `id` (exact), or null.
+const ExportFormat *FindFormatById(const std::vector<ExportFormat> &formats, const std::string &id);
+
+// The format to write a file with extension `extension` (case-insensitive, with or without the dot): ours
+// first, then the first matching entry (so "glb" gives glb2 and "gltf" gltf2). Null when none matches.
+const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &formats, const std::string &extension);
+
+// The usage hint every "unknown format" message ends with.
+inline constexpr const char *kListExportHint = "run 'gamefmt listexport' for the format ids";
+
+} // namespace gamefmt::cli

@@ -1,0 +1,55 @@
+// A small streaming JSON writer for `info --json`: strings are escaped (control characters as \uXXXX, invalid
+// UTF-8 replaced by U+FFFD), non-finite numbers become null, and output is indented two spaces per level.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gamefmt::cli {
+
+class JsonWriter {
+public:
+    explicit JsonWriter(std::ostream &out) : mOut(out) {}
+
+    // `inlineItems` writes the container on one line (for short arrays such as points).
+    void BeginObject(bool inlineItems = false);
+    void EndObject();
+    void BeginArray(bool inlineItems = false);
+    void EndArray();
+
+    void Key(std::string_view key); // inside an object, before each value
+
+    void String(std::string_view value);
+    void Bool(bool value);
+    void Null();
+    void Int(std::int64_t value);
+    void UInt(std::uint64_t value);
+    void Number(double value); // shortest round-trip form; null if not finite
+    void Number(float value);
+
+private:
+    struct Level {
+        bool object;
+        bool inlineItems;
+        std::size_t count;
+    };
+    void BeforeValue();
+    void Begin(char open, bool object, bool inlineItems);
+    void End(char close);
+    void Raw(std::string_view text);
+
+    std::ostream &mOut;
+    std::vector<Level> mStack;
+    bool mAfterKey = false;
+};
+
+// `text` as a quoted JSON string.
+std::string JsonQuote(std::string_view text);
+
+// `text` with every invalid UTF-8 sequence replaced by U+FFFD.
+std::string SanitizeUtf8(std::string_view text);
+
+} // namespace gamefmt::cli

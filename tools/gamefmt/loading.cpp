@@ -1,0 +1,47 @@
+// Importing one file for a verb, and the shared one-line error format.
+#include "loading.hpp"
+
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+
+#include <ostream>
+
+namespace gamefmt::cli {
+
+LoadResult LoadScene(Assimp::Importer &importer, const std::string &path, unsigned readFlags, unsigned steps) {
+    LoadResult result;
+    const aiScene *scene = importer.ReadFile(path, readFlags);
+    if (scene == nullptr) {
+        result.failedStage = "import";
+        result.error = importer.GetErrorString();
+        return result;
+    }
+    result.incomplete = (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0;
+    if (steps != 0 && !result.incomplete) {
+        scene = importer.ApplyPostProcessing(steps);
+        if (scene == nullptr) {
+            result.failedStage = "post-process";
+            result.error = importer.GetErrorString();
+            return result;
+        }
+        result.stepsApplied = steps;
+    }
+    result.scene = scene;
+    return result;
+}
+
+std::string OneLine(const std::string &text) {
+    std::string line = text;
+    for (char &c : line)
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line;
+}
+
+void PrintFileError(std::ostream &err, const std::string &action, const std::string &path, const std::string &message) {
+    const std::string reason = OneLine(message);
+    err << "gamefmt: cannot " << action << " '" << path
+        << "': " << (reason.empty() ? "Assimp gave no reason (run with -v to see its log)" : reason) << '\n';
+}
+
+} // namespace gamefmt::cli

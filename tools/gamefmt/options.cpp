@@ -1,0 +1,358 @@
+// The shared flag tables (post-processing, presets, properties, logging) and the parser that applies them.
+#include "options.hpp"
+
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <ostream>
+
+namespace gamefmt::cli {
+namespace {
+
+struct PostProcessFlag {
+    const char *shortName;
+    const char *longName; // with the leading "--"
+    unsigned steps;
+    const char *help;
+};
+
+// Upstream's spellings (assimp tools/assimp_cmd/Main.cpp and the 5.2.5 binary's option strings).
+const PostProcessFlag kStepFlags[] = {
+    {"-ptv", "--pretransform-vertices", aiProcess_PreTransformVertices, "bake node transforms into the meshes"},
+    {"-gsn", "--gen-smooth-normals", aiProcess_GenSmoothNormals, "generate smooth normals where missing"},
+    {"-gn", "--gen-normals", aiProcess_GenNormals, "generate flat normals where missing"},
+    {"-cts", "--calc-tangent-space", aiProcess_CalcTangentSpace, "compute tangents and bitangents"},
+    {"-jiv", "--join-identical-vertices", aiProcess_JoinIdenticalVertices, "index the meshes, merging equal vertices"},
+    {"-rrm", "--remove-redundant-materials", aiProcess_RemoveRedundantMaterials, "drop unused and duplicate materials"},
+    {"-fd", "--find-degenerates", aiProcess_FindDegenerates, "turn degenerate faces into lines or points"},
+    {"-slm", "--split-large-meshes", aiProcess_SplitLargeMeshes, "split meshes over the vertex/face limits"},
+    {"-lbw", "--limit-bone-weights", aiProcess_LimitBoneWeights, "keep at most 4 bone weights per vertex"},
+    {"-vds", "--validate-data-structure", aiProcess_ValidateDataStructure, "validate the scene"},
+    {"-icl", "--improve-cache-locality", aiProcess_ImproveCacheLocality, "reorder triangles for the vertex cache"},
+    {"-sbpt", "--sort-by-ptype", aiProcess_SortByPType, "split meshes by primitive type"},
+    {"-lh", "--left-handed", aiProcess_ConvertToLeftHanded, "convert to a left-handed, UV-flipped, CW scene"},
+    {"-fuv", "--flip-uv", aiProcess_FlipUVs, "flip texture coordinates vertically"},
+    {"-fwo", "--flip-winding-order", aiProcess_FlipWindingOrder, "make faces clockwise"},
+    {"-tuv", "--transform-uv-coords", aiProcess_TransformUVCoords, "apply UV transforms to the coordinates"},
+    {"-guv", "--gen-uvcoords", aiProcess_GenUVCoords, "turn spherical/box mappings into UV channels"},
+    {"-fid", "--find-invalid-data", aiProcess_FindInvalidData, "remove invalid normals, UVs and animation keys"},
+    {"-fixn", "--fix-normals", aiProcess_FixInfacingNormals, "flip normals that point inwards"},
+    {"-tri", "--triangulate", aiProcess_Triangulate, "split polygons into triangles"},
+    {"-fi", "--find-instances", aiProcess_FindInstances, "share duplicate meshes"},
+    {"-og", "--optimize-graph", aiProcess_OptimizeGraph, "collapse nodes that carry no information"},
+    {"-om", "--optimize-meshes", aiProcess_OptimizeMeshes, "merge small meshes"},
+    {"-db", "--debone", aiProcess_Debone, "remove bones that deform nothing"},
+    {"-sbc", "--split-by-bone-count", aiProcess_SplitByBoneCount, "split meshes with too many bones"},
+    {"-gs", "--global-scale", aiProcess_GlobalScale, "apply AI_CONFIG_GLOBAL_SCALE_FACTOR_KEY"},
+    {"-dn", "--drop-normals", aiProcess_DropNormals, "remove normals"},
+    {"-embtex", "--embed-textures", aiProcess_EmbedTextures, "embed referenced texture files"},
+};
+
+struct Preset {
+    const char *name; // -c<name>, --config=<name>
+    unsigned steps;
+    const char *preset;
+};
+
+const Preset kPresets[] = {
+    {"fast", aiProcessPreset_TargetRealtime_Fast, "TargetRealtime_Fast"},
+    {"default", aiProcessPreset_TargetRealtime_Quality, "TargetRealtime_Quality"},
+    {"full", aiProcessPreset_TargetRealtime_MaxQuality, "TargetRealtime_MaxQuality"},
+};
+
+// Named flags for format options: each is shorthand for one --option. Add one line per option, e.g.
+//   {"--all-lods", GAMEFMT_RBXMESH_IMPORT_ALL_LODS, "1", "import every LOD (Roblox mesh)"},
+// A null value makes the flag take one: "--lod=2" or "--lod 2".
+struct NamedOption {
+    const char *flag;
+    const char *property;
+    const char *value;
+    const char *help;
+};
+
+const std::vector<NamedOption> &NamedOptions() {
+    static const std::vector<NamedOption> table = {};
+    return table;
+}
+
+bool ParsePropertyInto(CommonOptions &common, const std::string &assignment, std::string &error) {
+    Property property;
+    if (!ParseProperty(assignment, property, error)) return false;
+    common.properties.push_back(std::move(property));
+    return true;
+}
+
+FlagResult ParsePostProcessFlag(ArgCursor &cursor, CommonOptions &common, std::string &error) {
+    for (const PostProcessFlag &flag : kStepFlags) {
+        if (cursor.Flag(flag.shortName, flag.longName)) {
+            common.ppSteps |= flag.steps;
+            common.ppGiven = true;
+            return FlagResult::Consumed;
+        }
+    }
+    const std::string &arg = cursor.Current();
+    std::string name;
+    if (arg.rfind("--config=", 0) == 0) {
+        name = arg.substr(9);
+    } else if (arg.size() > 2 && arg.rfind("-c", 0) == 0 && arg[2] != '-') {
+        name = arg.substr(2);
+    } else {
+        return FlagResult::NotMine;
+    }
+    for (const Preset &preset : kPresets) {
+        if (name == preset.name) {
+            cursor.Advance();
+            common.ppSteps |= preset.steps;
+            common.ppGiven = true;
+            return FlagResult::Consumed;
+        }
+    }
+    error = "unknown preset '" + name + "' (fast, default or full)";
+    return FlagResult::Error;
+}
+
+FlagResult ParsePropertyFlag(ArgCursor &cursor, CommonOptions &common, std::string &error) {
+    std::string value;
+    switch (cursor.Value(nullptr, "--option", false, value)) {
+    case ArgCursor::Match::Yes:
+        return ParsePropertyInto(common, value, error) ? FlagResult::Consumed : FlagResult::Error;
+    case ArgCursor::Match::MissingValue:
+        error = "--option needs NAME=VALUE";
+        return FlagResult::Error;
+    case ArgCursor::Match::No:
+        break;
+    }
+    for (const NamedOption &option : NamedOptions()) {
+        if (option.value != nullptr) {
+            if (cursor.Flag(nullptr, option.flag))
+                return ParsePropertyInto(common, std::string(option.property) + "=" + option.value, error)
+                           ? FlagResult::Consumed
+                           : FlagResult::Error;
+            continue;
+        }
+        switch (cursor.Value(nullptr, option.flag, false, value)) {
+        case ArgCursor::Match::Yes:
+            return ParsePropertyInto(common, std::string(option.property) + "=" + value, error) ? FlagResult::Consumed
+                                                                                                : FlagResult::Error;
+        case ArgCursor::Match::MissingValue:
+            error = std::string(option.flag) + " needs a value";
+            return FlagResult::Error;
+        case ArgCursor::Match::No:
+            break;
+        }
+    }
+    return FlagResult::NotMine;
+}
+
+FlagResult ParseLogFlag(ArgCursor &cursor, CommonOptions &common, std::string &error) {
+    if (cursor.Flag("-l", "--show-log")) {
+        common.showLog = true;
+        return FlagResult::Consumed;
+    }
+    if (cursor.Flag("-v", "--verbose")) {
+        common.verbose = true;
+        return FlagResult::Consumed;
+    }
+    std::string value;
+    // Upstream spells it "-lo<file>" or "--log-out=<file>"; both take the name attached.
+    const std::string &arg = cursor.Current();
+    if (arg.rfind("--log-out=", 0) == 0) {
+        value = arg.substr(10);
+    } else if (arg.rfind("-lo", 0) == 0) {
+        value = arg.substr(3);
+    } else {
+        return FlagResult::NotMine;
+    }
+    if (value.empty()) {
+        error = "--log-out needs a file name (--log-out=FILE)";
+        return FlagResult::Error;
+    }
+    cursor.Advance();
+    common.logFile = value;
+    return FlagResult::Consumed;
+}
+
+bool IsInteger(const std::string &text) {
+    std::size_t i = (text[0] == '-') ? 1 : 0;
+    if (i == text.size()) return false;
+    for (; i < text.size(); ++i)
+        if (text[i] < '0' || text[i] > '9') return false;
+    return true;
+}
+
+} // namespace
+
+bool ParseProperty(const std::string &assignment, Property &property, std::string &error) {
+    const std::size_t eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        error = "expected NAME=VALUE, got '" + assignment + "'";
+        return false;
+    }
+    property = Property();
+    property.name = assignment.substr(0, eq);
+    const std::string value = assignment.substr(eq + 1);
+    const char *begin = value.data();
+    const char *end = begin + value.size();
+    if (!value.empty() && IsInteger(value)) {
+        long long parsed = 0;
+        const auto result = std::from_chars(begin, end, parsed);
+        if (result.ec != std::errc() || parsed < std::numeric_limits<int>::min() ||
+            parsed > std::numeric_limits<int>::max()) {
+            error = "integer value of " + property.name + " is out of range: " + value;
+            return false;
+        }
+        property.kind = Property::Kind::Integer;
+        property.integer = static_cast<int>(parsed);
+        return true;
+    }
+    double number = 0.0;
+    const auto result = std::from_chars(begin, end, number);
+    if (!value.empty() && result.ec == std::errc() && result.ptr == end && std::isfinite(number)) {
+        property.kind = Property::Kind::Float;
+        property.number = number;
+        return true;
+    }
+    if (value == "true" || value == "false") {
+        property.kind = Property::Kind::Bool;
+        property.boolean = value == "true";
+        return true;
+    }
+    property.kind = Property::Kind::String;
+    property.text = value;
+    return true;
+}
+
+void ApplyProperties(const std::vector<Property> &properties, Assimp::Importer &importer) {
+    for (const Property &p : properties) {
+        switch (p.kind) {
+        case Property::Kind::Integer:
+            importer.SetPropertyInteger(p.name.c_str(), p.integer);
+            break;
+        case Property::Kind::Float:
+            importer.SetPropertyFloat(p.name.c_str(), static_cast<ai_real>(p.number));
+            break;
+        case Property::Kind::Bool:
+            importer.SetPropertyBool(p.name.c_str(), p.boolean);
+            break;
+        case Property::Kind::String:
+            importer.SetPropertyString(p.name.c_str(), p.text);
+            break;
+        }
+    }
+}
+
+void ApplyProperties(const std::vector<Property> &properties, Assimp::ExportProperties &exportProperties) {
+    for (const Property &p : properties) {
+        switch (p.kind) {
+        case Property::Kind::Integer:
+            exportProperties.SetPropertyInteger(p.name.c_str(), p.integer);
+            break;
+        case Property::Kind::Float:
+            exportProperties.SetPropertyFloat(p.name.c_str(), static_cast<ai_real>(p.number));
+            break;
+        case Property::Kind::Bool:
+            exportProperties.SetPropertyBool(p.name.c_str(), p.boolean);
+            break;
+        case Property::Kind::String:
+            exportProperties.SetPropertyString(p.name.c_str(), p.text);
+            break;
+        }
+    }
+}
+
+bool ParseVerbArgs(const std::string &verb, const std::vector<std::string> &args, unsigned groups,
+                   const VerbFlagParser &verbFlags, CommonOptions &common, std::vector<std::string> &positional,
+                   std::ostream &err) {
+    ArgCursor cursor(args, 0);
+    std::string error;
+    while (!cursor.Done()) {
+        if (!cursor.AtFlag()) {
+            if (cursor.Done()) break; // the argument was a trailing "--"
+            positional.push_back(cursor.Current());
+            cursor.Advance();
+            continue;
+        }
+        FlagResult result = FlagResult::NotMine;
+        if (verbFlags) result = verbFlags(cursor, error);
+        if (result == FlagResult::NotMine && (groups & kPostProcessFlags) != 0)
+            result = ParsePostProcessFlag(cursor, common, error);
+        if (result == FlagResult::NotMine && (groups & kPropertyFlags) != 0)
+            result = ParsePropertyFlag(cursor, common, error);
+        if (result == FlagResult::NotMine && (groups & kLogFlags) != 0) result = ParseLogFlag(cursor, common, error);
+        if (result == FlagResult::Error) {
+            err << "gamefmt " << verb << ": " << error << " (see 'gamefmt help " << verb << "')\n";
+            return false;
+        }
+        if (result == FlagResult::NotMine) {
+            err << "gamefmt " << verb << ": unknown flag '" << cursor.Current() << "' (see 'gamefmt help " << verb
+                << "')\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+bool IsPostProcessFlag(const std::string &arg) {
+    for (const PostProcessFlag &flag : kStepFlags)
+        if (arg == flag.shortName || arg == flag.longName) return true;
+    for (const Preset &preset : kPresets)
+        if (arg == std::string("-c") + preset.name || arg == std::string("--config=") + preset.name) return true;
+    return false;
+}
+
+void PrintFlagGroupsHelp(std::ostream &out, unsigned groups) {
+    char line[160];
+    if ((groups & kPostProcessFlags) != 0) {
+        out << "\nPost-processing steps (upstream assimp spellings):\n";
+        for (const PostProcessFlag &flag : kStepFlags) {
+            std::snprintf(line, sizeof line, "  %-8s %-30s %s\n", flag.shortName, flag.longName, flag.help);
+            out << line;
+        }
+        out << "Presets (TargetRealtime_Fast / _Quality / _MaxQuality):\n"
+               "  -cfast, -cdefault, -cfull, --config=fast|default|full\n";
+    }
+    if ((groups & kPropertyFlags) != 0) {
+        out << "\nProperties:\n"
+               "  --option NAME=VALUE   set an Assimp property on the importer (and the exporter); VALUE is an\n"
+               "                        integer, a float, true/false, or else a string. Repeatable.\n";
+        for (const NamedOption &option : NamedOptions()) {
+            const std::string flag = std::string(option.flag) + (option.value == nullptr ? "=VALUE" : "");
+            std::snprintf(line, sizeof line, "  %-21s %s (%s)\n", flag.c_str(), option.help, option.property);
+            out << line;
+        }
+    }
+    if ((groups & kLogFlags) != 0) {
+        out << "\nLogging:\n"
+               "  -l, --show-log        print Assimp's log to stderr\n"
+               "  -v, --verbose         print Assimp's verbose log to stderr\n"
+               "  --log-out=FILE        write Assimp's log to FILE (also -loFILE)\n";
+    }
+}
+
+std::string DescribeSteps(unsigned steps) {
+    std::string text;
+    for (const Preset &preset : kPresets) {
+        if (steps == preset.steps) return std::string("preset ") + preset.preset;
+    }
+    for (const PostProcessFlag &flag : kStepFlags) {
+        if ((steps & flag.steps) == flag.steps && flag.steps != 0) {
+            if (!text.empty()) text += ' ';
+            text += flag.longName + 2;
+            steps &= ~flag.steps;
+        }
+    }
+    if (steps != 0) {
+        char hex[24];
+        std::snprintf(hex, sizeof hex, "0x%x", steps);
+        if (!text.empty()) text += ' ';
+        text += hex;
+    }
+    return text.empty() ? "none" : text;
+}
+
+} // namespace gamefmt::cli

@@ -1,0 +1,74 @@
+// The flags several verbs share: post-processing steps and presets (upstream's spellings), importer and
+// exporter properties (--option NAME=VALUE and named format flags), and logging. Each table lives in
+// options.cpp and drives both parsing and the help text.
+#pragma once
+
+#include "args.hpp"
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace Assimp {
+class Importer;
+class ExportProperties;
+} // namespace Assimp
+
+namespace gamefmt::cli {
+
+// One Assimp property from the command line, typed the way the value reads.
+struct Property {
+    enum class Kind { Integer, Float, Bool, String };
+    std::string name;
+    Kind kind = Kind::String;
+    int integer = 0;
+    double number = 0.0;
+    bool boolean = false;
+    std::string text;
+};
+
+// Parses "NAME=VALUE": an integer if VALUE is one (it must fit an int), else a float, else true/false, else a
+// string. False with `error` set when NAME is empty, '=' is missing or an integer is out of range.
+bool ParseProperty(const std::string &assignment, Property &property, std::string &error);
+
+void ApplyProperties(const std::vector<Property> &properties, Assimp::Importer &importer);
+void ApplyProperties(const std::vector<Property> &properties, Assimp::ExportProperties &exportProperties);
+
+// Which groups of shared flags a verb accepts.
+enum FlagGroup : unsigned {
+    kPostProcessFlags = 1u << 0, // -tri, --triangulate, ..., -cfast, --config=full
+    kPropertyFlags = 1u << 1,    // --option NAME=VALUE and the named format flags
+    kLogFlags = 1u << 2,         // -l, -v, --log-out=FILE
+};
+
+struct CommonOptions {
+    unsigned ppSteps = 0;
+    bool ppGiven = false; // a step or preset was named (info then skips its default preset)
+    std::vector<Property> properties;
+    bool showLog = false;
+    bool verbose = false;
+    std::string logFile;
+};
+
+enum class FlagResult { NotMine, Consumed, Error };
+
+// A verb's own flags: consume the current argument (and its value) or return NotMine. On Error set `error`.
+using VerbFlagParser = std::function<FlagResult(ArgCursor &cursor, std::string &error)>;
+
+// Splits a verb's arguments into its own flags (via `verbFlags`, tried first), the shared flag groups in
+// `groups`, and positional arguments. Returns false after printing a one-line usage error naming the verb.
+bool ParseVerbArgs(const std::string &verb, const std::vector<std::string> &args, unsigned groups,
+                   const VerbFlagParser &verbFlags, CommonOptions &common, std::vector<std::string> &positional,
+                   std::ostream &err);
+
+// True when `arg` is exactly a post-processing step flag or preset ("-fd" is a step, not "-f d").
+bool IsPostProcessFlag(const std::string &arg);
+
+// Help text for the shared flag groups in `groups`.
+void PrintFlagGroupsHelp(std::ostream &out, unsigned groups);
+
+// The long names of the steps in `steps` ("triangulate join-identical-vertices ..."), or "none".
+std::string DescribeSteps(unsigned steps);
+
+} // namespace gamefmt::cli
