@@ -1,0 +1,113 @@
+// Scene helpers: aiString safety, unique names, materials, metadata.
+#include "assimp_glue/scene_util.hpp"
+
+#include <assimp/commonMetaData.h>
+#include <gtest/gtest.h>
+
+namespace {
+
+using namespace gamefmt::glue;
+
+TEST(SceneUtil, AiStringReplacesNulAndInvalidUtf8) {
+    EXPECT_EQ(SanitizeForAiString(std::string("a\0b", 3)), "a\xEF\xBF\xBD" "b");
+    EXPECT_EQ(SanitizeForAiString("\xFF" "x"), "\xEF\xBF\xBD" "x");
+    EXPECT_EQ(SanitizeForAiString("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD"); // overlong '/'
+    EXPECT_EQ(SanitizeForAiString("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
+    EXPECT_EQ(SanitizeForAiString("h\xC3\xA9llo \xF0\x9F\x99\x82"), "h\xC3\xA9llo \xF0\x9F\x99\x82");
+    const aiString s = ToAiString(std::string("a\0b", 3));
+    EXPECT_EQ(s.length, 5u);
+    EXPECT_EQ(std::string(s.C_Str()), "a\xEF\xBF\xBD" "b");
+}
+
+TEST(SceneUtil, AiStringCutsLongTextAtUtf8Boundary) {
+    std::string text(1022, 'x');
+    text += "\xC3\xA9\xC3\xA9"; // 1022 + 4 bytes: only one more byte fits, not a whole 2-byte char
+    const std::string clean = SanitizeForAiString(text);
+    EXPECT_EQ(clean.size(), 1022u);
+    const aiString s = ToAiString(std::string(5000, 'y'));
+    EXPECT_EQ(s.length, 1023u);
+}
+
+TEST(SceneUtil, UniqueNamesSuffixInOrder) {
+    UniqueNames names;
+    EXPECT_EQ(names.Make("Part"), "Part");
+    EXPECT_EQ(names.Make("Part"), "Part.1");
+    EXPECT_EQ(names.Make("Part.2"), "Part.2");
+    EXPECT_EQ(names.Make("Part"), "Part.3"); // skips the taken Part.2
+    EXPECT_EQ(names.Make(""), "");
+    EXPECT_EQ(names.Make(""), ".1");
+}
+
+TEST(SceneUtil, MaterialHasBaseAndDiffuse) {
+    aiMaterial *m = MakeMaterial("Red", aiColor4D(1, 0, 0, 1));
+    aiColor4D base, diffuse;
+    aiString name;
+    EXPECT_EQ(m->Get(AI_MATKEY_BASE_COLOR, base), AI_SUCCESS);
+    EXPECT_EQ(m->Get(AI_MATKEY_COLOR_DIFFUSE, diffuse), AI_SUCCESS);
+    EXPECT_EQ(m->Get(AI_MATKEY_NAME, name), AI_SUCCESS);
+    EXPECT_EQ(base, aiColor4D(1, 0, 0, 1));
+    EXPECT_EQ(diffuse, aiColor4D(1, 0, 0, 1));
+    EXPECT_STREQ(name.C_Str(), "Red");
+    delete m;
+}
+
+TEST(SceneUtil, MetadataTypesNestingAndLongText) {
+    MetadataBuilder nested;
+    nested.Add("inner", std::int32_t(-7));
+    MetadataBuilder md;
+    md.Add("b", true);
+    md.Add("i", std::int32_t(-5));
+    md.Add("u", std::uint64_t(1) << 40);
+    md.Add("f", 1.5f);
+    md.Add("d", 2.25);
+    md.Add("s", "text");
+    md.Add("v", aiVector3D(1, 2, 3));
+    md.Add("n", std::move(nested));
+    const std::string longText(2500, 'q');
+    md.AddLongText("long", longText);
+    aiMetadata *m = md.Build();
+    ASSERT_NE(m, nullptr);
+    EXPECT_EQ(m->mNumProperties, 9u);
+    bool b = false;
+    std::int32_t i = 0;
+    std::uint64_t u = 0;
+    float f = 0;
+    double d = 0;
+    aiString s;
+    aiVector3D v;
+    EXPECT_TRUE(m->Get("b", b) && b);
+    EXPECT_TRUE(m->Get("i", i) && i == -5);
+    EXPECT_TRUE(m->Get("u", u) && u == (std::uint64_t(1) << 40));
+    EXPECT_TRUE(m->Get("f", f) && f == 1.5f);
+    EXPECT_TRUE(m->Get("d", d) && d == 2.25);
+    EXPECT_TRUE(m->Get("s", s) && std::string(s.C_Str()) == "text");
+    EXPECT_TRUE(m->Get("v", v) && v == aiVector3D(1, 2, 3));
+    aiMetadata n;
+    ASSERT_TRUE(m->Get("n", n));
+    EXPECT_TRUE(n.Get("inner", i) && i == -7);
+    std::string back;
+    ASSERT_TRUE(GetLongText(m, "long", back));
+    EXPECT_EQ(back, longText);
+    EXPECT_TRUE(GetLongText(m, "s", back) && back == "text");
+    EXPECT_FALSE(GetLongText(m, "missing", back));
+    delete m;
+}
+
+TEST(SceneUtil, MergeKeepsExistingEntries) {
+    aiScene scene;
+    MetadataBuilder first;
+    first.Add("a", std::int32_t(1));
+    first.MergeInto(scene.mMetaData);
+    SetSourceAsset(&scene, "Roblox FileMesh", "2.00");
+    ASSERT_NE(scene.mMetaData, nullptr);
+    EXPECT_EQ(scene.mMetaData->mNumProperties, 3u);
+    std::int32_t a = 0;
+    aiString format, version;
+    EXPECT_TRUE(scene.mMetaData->Get("a", a) && a == 1);
+    EXPECT_TRUE(scene.mMetaData->Get(AI_METADATA_SOURCE_FORMAT, format));
+    EXPECT_STREQ(format.C_Str(), "Roblox FileMesh");
+    EXPECT_TRUE(scene.mMetaData->Get(AI_METADATA_SOURCE_FORMAT_VERSION, version));
+    EXPECT_STREQ(version.C_Str(), "2.00");
+}
+
+} // namespace
