@@ -1,0 +1,20 @@
+// Writes the Roblox mesh format model as a .mesh file of version 2.00, 3.00, 4.00, 4.01, 5.00, 6.00 or
+// 7.00. Throws FormatError ("Roblox mesh", problem) when the model cannot be written in that version.
+#pragma once
+
+#include "importers/roblox_mesh/mesh.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gamefmt::rbxmesh {
+
+struct WriteOptions {
+    std::string version;  // "" = mesh.version
+    bool draco = true;    // 7.00: COREMESH v2 (Draco) rather than v1; 6.00 always writes v1
+};
+
+std::vector<std::uint8_t> WriteRobloxMesh(const RobloxMesh &mesh, const WriteOptions &options = {});
+
+} // namespace gamefmt::rbxmesh
