@@ -1,6 +1,8 @@
 // Tests for ByteReader: every accessor's value, every end-of-data case, and absolute error offsets.
 #include "common/byte_reader.hpp"
 
+#include "support/expect_error.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,22 +18,10 @@ using gamefmt::FormatError;
 
 namespace {
 
+using gamefmt::test::Contains;
+using gamefmt::test::Thrown;
+
 using Bytes = std::vector<std::uint8_t>;
-
-// Runs `f`, which must throw FormatError, and returns the error for inspection.
-template <typename F> FormatError Thrown(F &&f) {
-    try {
-        f();
-    } catch (const FormatError &e) {
-        return e;
-    }
-    ADD_FAILURE() << "expected a FormatError";
-    return FormatError("none", "no exception");
-}
-
-bool Contains(const std::string &haystack, const std::string &needle) {
-    return haystack.find(needle) != std::string::npos;
-}
 
 std::uint32_t FloatBits(float f) {
     std::uint32_t u;

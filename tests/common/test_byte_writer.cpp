@@ -3,6 +3,8 @@
 #include "common/byte_reader.hpp"
 #include "common/byte_writer.hpp"
 
+#include "support/expect_error.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,17 +20,10 @@ using gamefmt::FormatError;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
+using gamefmt::test::Contains;
+using gamefmt::test::Thrown;
 
-template <typename F> FormatError Thrown(F &&f) {
-    try {
-        f();
-    } catch (const FormatError &e) {
-        return e;
-    }
-    ADD_FAILURE() << "expected a FormatError";
-    return FormatError("none", "no exception");
-}
+using Bytes = std::vector<std::uint8_t>;
 
 // Bytes written by one call on a fresh writer.
 template <typename F> Bytes Written(F &&f) {

@@ -3,6 +3,8 @@
 #include "common/compression.hpp"
 #include "common/error.hpp"
 
+#include "support/expect_error.hpp"
+
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -24,25 +26,14 @@ using gamefmt::InflateZlibUnknownSize;
 
 namespace {
 
+using gamefmt::test::Contains;
+using gamefmt::test::Thrown;
+
 using Bytes = std::vector<std::uint8_t>;
 
 constexpr std::uint64_t KiB = 1024;
 constexpr std::uint64_t MiB = 1024 * 1024;
 constexpr std::uint64_t GiB = 1024 * MiB;
-
-template <typename F> FormatError Thrown(F &&f) {
-    try {
-        f();
-    } catch (const FormatError &e) {
-        return e;
-    }
-    ADD_FAILURE() << "expected a FormatError";
-    return FormatError("none", "no exception");
-}
-
-bool Contains(const std::string &haystack, const std::string &needle) {
-    return haystack.find(needle) != std::string::npos;
-}
 
 Bytes Str(const std::string &s) {
     return Bytes(s.begin(), s.end());
