@@ -2,10 +2,11 @@
 #include "gamefmt/gamefmt.hpp"
 
 #include "importers/redguard/detect.hpp"
-#include "importers/roblox_mesh/detect.hpp"
 #include "importers/roblox_model/detect.hpp"
 #include "importers/sl_mesh/detect.hpp"
 #include "pending_importer.hpp"
+#include "roblox_mesh_exporter.hpp"
+#include "roblox_mesh_importer.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -21,10 +22,6 @@ namespace gamefmt {
 namespace {
 
 // aiImporterDesc flags (importerdesc.h): Text=1, Binary=2, Compressed=4, LimitedSupport=8, Experimental=16.
-const aiImporterDesc kRobloxMeshDesc = {
-    "gamefmt Roblox mesh", "gamefmt", "gamefmt", "Roblox .mesh 1.00-7.00 (recognised; reading pending)",
-    aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_Experimental,
-    1, 0, 7, 0, "mesh"};
 const aiImporterDesc kRobloxModelDesc = {
     "gamefmt Roblox model/place", "gamefmt", "gamefmt",
     "Roblox binary and XML models and places (recognised; reading pending)",
@@ -39,7 +36,6 @@ const aiImporterDesc kRedguardDesc = {
     "gamefmt Redguard model", "gamefmt", "gamefmt", "Redguard .3d/.3dc/.rob (recognised; reading pending)",
     aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_Experimental, 0, 0, 0, 0, "3d 3dc rob"};
 
-bool DetectRobloxMesh(const std::uint8_t *d, std::size_t n) { return !rbxmesh::DetectVersion(d, n).empty(); }
 bool DetectRobloxModel(const std::uint8_t *d, std::size_t n) { return rbx::Detect(d, n) != rbx::Encoding::None; }
 bool DetectSlMesh(const std::uint8_t *d, std::size_t n) { return slmesh::Detect(d, n); }
 bool DetectRedguard(const std::uint8_t *d, std::size_t n) {
@@ -55,11 +51,7 @@ struct ImporterEntry {
 
 const std::vector<ImporterEntry> &ImporterTable() {
     static const std::vector<ImporterEntry> table = {
-        {&kRobloxMeshDesc, "mesh", false,
-         [] {
-             return new glue::PendingImporter(&kRobloxMeshDesc, "Roblox mesh", "\"version X.YY\" (1.00 to 7.00)",
-                                              DetectRobloxMesh, rbxmesh::kSignatureBytes);
-         }},
+        {&glue::RobloxMeshImporter::Description(), "mesh", true, [] { return new glue::RobloxMeshImporter(); }},
         {&kRobloxModelDesc, nullptr, false,
          [] {
              return new glue::PendingImporter(&kRobloxModelDesc, "Roblox model", "\"<roblox!\" or \"<roblox \"",
@@ -82,7 +74,11 @@ const std::vector<ImporterEntry> &ImporterTable() {
 
 // Exporters arrive with their formats. The entry strings must have static storage: Assimp keeps them by pointer.
 const std::vector<Assimp::Exporter::ExportFormatEntry> &ExporterTable() {
-    static const std::vector<Assimp::Exporter::ExportFormatEntry> table = {};
+    static const std::vector<Assimp::Exporter::ExportFormatEntry> table = [] {
+        std::vector<Assimp::Exporter::ExportFormatEntry> entries;
+        for (const auto &entry : glue::RobloxMeshExportEntries()) entries.push_back(entry);
+        return entries;
+    }();
     return table;
 }
 

@@ -48,10 +48,10 @@ TEST(Corpus, EveryRealRobloxMeshReachesOurImporter) {
         if (entry.path().extension() != ".mesh") continue;
         ++files;
         const ImportResult r = ImportFile(entry.path());
-        // Until the Roblox mesh reader lands, our loader must claim the file (not Ogre) and say so clearly.
-        ASSERT_FALSE(r) << entry.path();
-        EXPECT_NE(r.error.find("Roblox mesh"), std::string::npos) << entry.path() << ": " << r.error;
-        EXPECT_EQ(r.error.find("Ogre"), std::string::npos) << entry.path() << ": " << r.error;
+        // Our loader claims the file (not Ogre) and reads it.
+        ASSERT_TRUE(r) << entry.path() << ": " << r.error;
+        EXPECT_EQ(SourceFormat(r.scene), "Roblox FileMesh") << entry.path();
+        EXPECT_TRUE(r.validationWarnings.empty()) << entry.path();
     }
     EXPECT_EQ(files, 8u); // the corpus README lists eight meshes
 }

@@ -1,6 +1,8 @@
 // The shared flag tables (post-processing, presets, properties, logging) and the parser that applies them.
 #include "options.hpp"
 
+#include "gamefmt/config.hpp"
+
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
@@ -76,7 +78,14 @@ struct NamedOption {
 };
 
 const std::vector<NamedOption> &NamedOptions() {
-    static const std::vector<NamedOption> table = {};
+    static const std::vector<NamedOption> table = {
+        {"--all-lods", GAMEFMT_RBXMESH_IMPORT_ALL_LODS, "true", "import every LOD level (Roblox mesh)"},
+        {"--no-facs-bake", GAMEFMT_RBXMESH_BAKE_FACS, "false", "keep FACS raw, bake no morph targets (Roblox mesh)"},
+        {"--mesh-version", GAMEFMT_RBXMESH_VERSION, nullptr, "Roblox mesh version to write: auto, 2.00 ... 7.00"},
+        {"--no-draco", GAMEFMT_RBXMESH_DRACO, "false", "write Roblox mesh 7.00 geometry raw, not Draco"},
+        {"--no-lods", GAMEFMT_RBXMESH_GENERATE_LODS, "false", "generate no LOD levels (Roblox mesh export)"},
+        {"--lod-ratios", GAMEFMT_RBXMESH_LOD_RATIOS, nullptr, "LOD face fractions, e.g. 0.5,0.25 (Roblox mesh)"},
+    };
     return table;
 }
 
