@@ -4,12 +4,14 @@
 #include "heightfield.hpp"
 
 #include "gamefmt/gamefmt.hpp"
+#include "importers/roblox_mesh/mesh_reader.hpp"
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -28,6 +30,7 @@ const Format kFormats[] = {
     {"assimp_stl_binary", "stl", gamefmt::bench::ToBinaryStl},
     {"assimp_ply_binary", "ply", gamefmt::bench::ToBinaryPly},
     {"assimp_obj", "obj", gamefmt::bench::ToObj},
+    {"gamefmt_rbxmesh_200", "mesh", gamefmt::bench::ToRobloxMesh200},
 };
 
 // Files are built once per (format, size) and shared by the raw and validated runs.
@@ -57,6 +60,22 @@ void BM_Import(benchmark::State &state, const Format &format, unsigned flags) {
     state.counters["file_MB"] = static_cast<double>(bytes.size()) / 1e6;
 }
 
+// The Roblox mesh codec alone (bytes → format model), on the same bytes as import/gamefmt_rbxmesh_200: the
+// difference between the two is the cost of building the aiScene and of Assimp's bookkeeping.
+void BM_ReadRobloxMesh(benchmark::State &state) {
+    const auto n = static_cast<std::uint32_t>(state.range(0));
+    const Format &format = *std::find_if(std::begin(kFormats), std::end(kFormats),
+                                         [](const Format &f) { return std::string(f.name) == "gamefmt_rbxmesh_200"; });
+    const std::vector<std::uint8_t> &bytes = Bytes(format, n);
+    for (auto _ : state) {
+        const gamefmt::rbxmesh::RobloxMesh mesh = gamefmt::rbxmesh::ReadRobloxMesh(bytes.data(), bytes.size());
+        benchmark::DoNotOptimize(mesh.vertices.data());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
+    state.counters["triangles"] = static_cast<double>(2.0 * (n - 1) * (n - 1));
+    state.counters["file_MB"] = static_cast<double>(bytes.size()) / 1e6;
+}
+
 int RegisterAll() {
     for (const Format &format : kFormats) {
         benchmark::RegisterBenchmark((std::string("import/") + format.name + "/raw").c_str(), BM_Import, format, 0u)
@@ -68,6 +87,10 @@ int RegisterAll() {
             ->Arg(1000)
             ->Unit(benchmark::kMillisecond);
     }
+    benchmark::RegisterBenchmark("codec/rbxmesh_200/read", BM_ReadRobloxMesh)
+        ->Arg(100)
+        ->Arg(1000)
+        ->Unit(benchmark::kMillisecond);
     return 0;
 }
 const int kRegistered = RegisterAll();

@@ -1,7 +1,9 @@
-// Writers of the benchmark height field in Assimp's reference formats.
+// Writers of the benchmark height field in Assimp's reference formats and in ours.
 #include "heightfield.hpp"
 
 #include "common/byte_writer.hpp"
+#include "importers/roblox_mesh/mesh_builder.hpp"
+#include "importers/roblox_mesh/mesh_writer.hpp"
 
 #include <cmath>
 #include <string>
@@ -71,6 +73,25 @@ std::vector<std::uint8_t> ToObj(const HeightField &h) {
         s += "f " + std::to_string(h.indices[t * 3] + 1) + ' ' + std::to_string(h.indices[t * 3 + 1] + 1) + ' ' +
              std::to_string(h.indices[t * 3 + 2] + 1) + '\n';
     return std::vector<std::uint8_t>(s.begin(), s.end());
+}
+
+std::vector<std::uint8_t> ToRobloxMesh200(const HeightField &h) {
+    // Positions only, like the STL/PLY/OBJ files beside it: normals, UVs and tangents stay zero.
+    rbxmesh::BuildInput input;
+    input.vertices.resize(h.vertexCount());
+    for (std::size_t v = 0; v < h.vertexCount(); ++v) {
+        input.vertices[v].px = h.positions[v * 3];
+        input.vertices[v].py = h.positions[v * 3 + 1];
+        input.vertices[v].pz = h.positions[v * 3 + 2];
+    }
+    input.lods.resize(1);
+    input.lods[0].resize(h.triangleCount());
+    for (std::size_t t = 0; t < h.triangleCount(); ++t)
+        input.lods[0][t] = {h.indices[t * 3], h.indices[t * 3 + 1], h.indices[t * 3 + 2]};
+    rbxmesh::BuildOptions options;
+    options.version = "2.00";
+    options.generateLods = false;
+    return rbxmesh::WriteRobloxMesh(rbxmesh::BuildRobloxMesh(input, options));
 }
 
 } // namespace gamefmt::bench

@@ -19,5 +19,7 @@ HeightField MakeHeightField(std::uint32_t n);
 std::vector<std::uint8_t> ToBinaryStl(const HeightField &h); // unshared vertices, as STL stores them
 std::vector<std::uint8_t> ToBinaryPly(const HeightField &h); // indexed
 std::vector<std::uint8_t> ToObj(const HeightField &h);       // indexed, text
+// Roblox mesh 2.00 (indexed, 40-byte vertices), written by gamefmt's own builder and writer.
+std::vector<std::uint8_t> ToRobloxMesh200(const HeightField &h);
 
 } // namespace gamefmt::bench
