@@ -585,6 +585,20 @@ TEST(Cli, ConvertWritesBesideEachInputByDefault) {
     EXPECT_TRUE(fs::exists(dir / "b.stl"));
 }
 
+TEST(Cli, ConvertWritesIndexedGlb) {
+    // The cube's 8 corners: 24 face-corner vertices after the OBJ import, joined to 8 by the glb2
+    // exporter's own JoinIdenticalVertices. Importing with the join instead left the glb un-indexed
+    // (36 = 12 triangles x 3) on Assimp 5.2.5.
+    const fs::path dir = ScratchDir("cli_convert_indexed");
+    const CliResult run = Cli({"convert", Cube(), "-o", dir.string()});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    const gamefmt::test::ImportResult glb = gamefmt::test::ImportFile(dir / "cube.glb");
+    ASSERT_TRUE(glb) << glb.error;
+    ASSERT_EQ(glb.scene->mNumMeshes, 1u);
+    EXPECT_EQ(glb.scene->mMeshes[0]->mNumVertices, 8u);
+    EXPECT_EQ(glb.scene->mMeshes[0]->mNumFaces, 12u);
+}
+
 TEST(Cli, ConvertUsageErrors) {
     const fs::path dir = ScratchDir("cli_convert_usage");
     EXPECT_EQ(Cli({"convert"}).code, gamefmt::cli::kExitUsage);
