@@ -1,0 +1,77 @@
+// The binary format's encoding primitives (roblox-model.md §2.2): zigzag integers, sign-rotated
+// big-endian floats, byte interleaving and summed referent arrays. Shared by the binary reader and writer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace gamefmt::rbx::bin {
+
+inline std::uint32_t ZigzagEncode32(std::int32_t x) {
+    return (static_cast<std::uint32_t>(x) << 1) ^ static_cast<std::uint32_t>(x >> 31);
+}
+inline std::int32_t ZigzagDecode32(std::uint32_t u) {
+    return static_cast<std::int32_t>((u >> 1) ^ (~(u & 1) + 1));
+}
+inline std::uint64_t ZigzagEncode64(std::int64_t x) {
+    return (static_cast<std::uint64_t>(x) << 1) ^ static_cast<std::uint64_t>(x >> 63);
+}
+inline std::int64_t ZigzagDecode64(std::uint64_t u) {
+    return static_cast<std::int64_t>((u >> 1) ^ (~(u & 1) + 1));
+}
+
+// Roblox floats: IEEE binary32 rotated left one bit (sign to bit 0).
+inline std::uint32_t RbxFloatEncode(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return (u << 1) | (u >> 31);
+}
+inline float RbxFloatDecode(std::uint32_t r) {
+    const std::uint32_t u = (r >> 1) | (r << 31);
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+
+// De-interleaves `count` big-endian values of `Width` bytes stored as stored[j*count + i] = byte j of
+// value i. `src` must hold count*Width bytes (the caller checks).
+template <std::size_t Width, typename U>
+inline void DeinterleaveBE(const std::uint8_t *src, std::size_t count, U *out) {
+    static_assert(sizeof(U) >= Width, "output too narrow");
+    for (std::size_t i = 0; i < count; ++i) {
+        U v = 0;
+        for (std::size_t j = 0; j < Width; ++j) v = static_cast<U>((v << 8) | src[j * count + i]);
+        out[i] = v;
+    }
+}
+
+// The inverse: appends count*Width bytes to `dst`.
+template <std::size_t Width, typename U>
+inline void InterleaveBE(const U *values, std::size_t count, std::vector<std::uint8_t> &dst) {
+    const std::size_t base = dst.size();
+    dst.resize(base + count * Width);
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t j = 0; j < Width; ++j)
+            dst[base + j * count + i] = static_cast<std::uint8_t>(values[i] >> (8 * (Width - 1 - j)));
+}
+
+// Referent arrays: zigzag i32 deltas, then a wrapping prefix sum (null = summed value -1).
+inline void PrefixSumReferents(std::int32_t *values, std::size_t count) {
+    std::uint32_t acc = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        acc += static_cast<std::uint32_t>(values[i]);
+        values[i] = static_cast<std::int32_t>(acc);
+    }
+}
+inline void DeltaEncodeReferents(std::int32_t *values, std::size_t count) {
+    std::uint32_t previous = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto current = static_cast<std::uint32_t>(values[i]);
+        values[i] = static_cast<std::int32_t>(current - previous);
+        previous = current;
+    }
+}
+
+} // namespace gamefmt::rbx::bin

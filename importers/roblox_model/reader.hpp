@@ -1,0 +1,24 @@
+// Reading Roblox model and place files (binary or XML, sniffed by content) into the document model.
+// Errors are FormatError ("Roblox model", problem, byte offset; for XML the offset of the element).
+#pragma once
+
+#include "importers/roblox_model/dom.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gamefmt::rbx {
+
+struct ReadOptions {
+    // Ceiling on the total decompressed bytes of one file, nested models included
+    // (GAMEFMT_RBX_MAX_DECOMPRESSED, in bytes here).
+    std::uint64_t maxDecompressed = std::uint64_t(1024) << 20;
+};
+
+Document ReadBinary(const std::uint8_t *data, std::size_t size, const ReadOptions &options = {});
+Document ReadXml(const std::uint8_t *data, std::size_t size, const ReadOptions &options = {});
+
+// Sniffs the encoding (detect.hpp) and reads either; throws for anything else.
+Document ReadDocument(const std::uint8_t *data, std::size_t size, const ReadOptions &options = {});
+
+} // namespace gamefmt::rbx
