@@ -1,12 +1,12 @@
 // Signature test for Roblox model and place files (roblox-model.md §1): binary "<roblox!" or XML "<roblox".
 #pragma once
 
+#include "importers/roblox_model/dom.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
 namespace gamefmt::rbx {
-
-enum class Encoding { None, Binary, Xml };
 
 // How many leading bytes Detect looks at, at most (BOM and leading whitespace included).
 constexpr std::size_t kSignatureBytes = 256;

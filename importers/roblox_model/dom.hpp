@@ -280,7 +280,8 @@ struct RawProperty {
     std::vector<std::uint8_t> body; // the whole decompressed PROP body
 };
 
-enum class Encoding : std::uint8_t { Binary, Xml };
+// The encoding of a file (detect.hpp's Detect returns None for anything that is not a Roblox file).
+enum class Encoding : std::uint8_t { None, Binary, Xml };
 
 struct Document {
     Encoding sourceEncoding = Encoding::Binary;
@@ -308,6 +309,7 @@ struct CompareOptions {
     bool ignoreXmlTags = true;         // the XML spelling of a value
     bool ignoreReferentStrings = true; // referent text ("RBX…" vs decimal)
     bool ignoreUnknown = false;        // unknown-typed values and raw chunks/properties
+    bool compareMeta = false;          // META / <Meta> entries (added by D; off: not part of the tree)
 };
 std::string CompareDocuments(const Document &a, const Document &b, const CompareOptions &options = {});
 
