@@ -1,11 +1,443 @@
-// Placeholder until the implementation lands.
+// Decoders and encoders of the blobs stored in String properties (roblox-model.md §2.6): attributes,
+// tags and Terrain material colours. Decoders never throw: a blob that does not parse stays raw.
 #include "importers/roblox_model/blobs.hpp"
 
+#include <array>
+#include <cstring>
+
 namespace gamefmt::rbx {
-std::optional<std::vector<Attribute>> DecodeAttributes(std::string_view) { return std::nullopt; }
-std::string EncodeAttributes(const std::vector<Attribute> &) { return {}; }
-std::vector<std::string> DecodeTags(std::string_view) { return {}; }
-std::string EncodeTags(const std::vector<std::string> &) { return {}; }
-std::optional<std::vector<MaterialColor>> DecodeMaterialColors(std::string_view) { return std::nullopt; }
-std::string EncodeMaterialColors(const std::vector<MaterialColor> &) { return {}; }
+namespace {
+
+// A bounds-checked little-endian cursor that reports failure instead of throwing: attribute ids keep
+// being added by Roblox, and an unreadable blob must leave the file readable.
+class Cursor {
+public:
+    explicit Cursor(std::string_view data) : mData(data) {}
+    bool done() const { return mPos == mData.size(); }
+    std::size_t remaining() const { return mData.size() - mPos; }
+
+    template <typename T> bool read(T &out) {
+        if (mData.size() - mPos < sizeof(T)) return false;
+        std::memcpy(&out, mData.data() + mPos, sizeof(T)); // the blobs are little-endian, as is every target
+        mPos += sizeof(T);
+        return true;
+    }
+    bool readString(std::string &out) {
+        std::uint32_t len = 0;
+        if (!read(len) || mData.size() - mPos < len) return false;
+        out.assign(mData.data() + mPos, len);
+        mPos += len;
+        return true;
+    }
+
+private:
+    std::string_view mData;
+    std::size_t mPos = 0;
+};
+
+template <typename T> void Put(std::string &out, T v) {
+    char bytes[sizeof(T)];
+    std::memcpy(bytes, &v, sizeof(T));
+    out.append(bytes, sizeof(T));
+}
+void PutString(std::string &out, std::string_view s) {
+    Put(out, static_cast<std::uint32_t>(s.size()));
+    out.append(s);
+}
+
+// The rotation of a CFrame rotation id (§2.5): columns c0, c1 from the id, c2 = c0 × c1, row-major.
+bool RotationFromId(std::uint8_t id, std::array<float, 9> &rotation) {
+    if (id < 1) return false;
+    const int a0 = (id - 1) / 6;
+    const int a1 = (id - 1) % 6;
+    if (a0 > 5 || a0 % 3 == a1 % 3) return false;
+    float c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
+    c0[a0 % 3] = a0 < 3 ? 1.0f : -1.0f;
+    c1[a1 % 3] = a1 < 3 ? 1.0f : -1.0f;
+    const float c2[3] = {c0[1] * c1[2] - c0[2] * c1[1], c0[2] * c1[0] - c0[0] * c1[2], c0[0] * c1[1] - c0[1] * c1[0]};
+    for (int r = 0; r < 3; ++r) {
+        // `+ 0.0f` turns the -0 of the cross product into +0, as the reference's table has it.
+        rotation[r * 3 + 0] = c0[r] + 0.0f;
+        rotation[r * 3 + 1] = c1[r] + 0.0f;
+        rotation[r * 3 + 2] = c2[r] + 0.0f;
+    }
+    return true;
+}
+
+bool SameBits(const std::array<float, 9> &a, const std::array<float, 9> &b) {
+    return std::memcmp(a.data(), b.data(), sizeof(float) * 9) == 0;
+}
+
+bool ReadF32s(Cursor &c, float *out, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if (!c.read(out[i])) return false;
+    return true;
+}
+
+bool DecodeValue(Cursor &c, Attribute &a) {
+    Value &v = a.value;
+    switch (a.type) {
+    case 0x02: {
+        std::string s;
+        if (!c.readString(s)) return false;
+        v.type = Type::String;
+        v.data = std::move(s);
+        return true;
+    }
+    case 0x03: {
+        std::uint8_t b = 0;
+        if (!c.read(b) || b > 1) return false; // anything else would not encode back to the same byte
+        v.type = Type::Bool;
+        v.data = b != 0;
+        return true;
+    }
+    case 0x04: {
+        std::int32_t i = 0;
+        if (!c.read(i)) return false;
+        v.type = Type::Int32;
+        v.data = i;
+        return true;
+    }
+    case 0x05: {
+        float f = 0;
+        if (!c.read(f)) return false;
+        v.type = Type::Float32;
+        v.data = f;
+        return true;
+    }
+    case 0x06: {
+        double d = 0;
+        if (!c.read(d)) return false;
+        v.type = Type::Float64;
+        v.data = d;
+        return true;
+    }
+    case 0x09: {
+        UDim u;
+        if (!c.read(u.scale) || !c.read(u.offset)) return false;
+        v.type = Type::UDim;
+        v.data = u;
+        return true;
+    }
+    case 0x0A: {
+        UDim2 u;
+        if (!c.read(u.x.scale) || !c.read(u.x.offset) || !c.read(u.y.scale) || !c.read(u.y.offset)) return false;
+        v.type = Type::UDim2;
+        v.data = u;
+        return true;
+    }
+    case 0x0E: {
+        BrickColor b;
+        if (!c.read(b.number)) return false;
+        v.type = Type::BrickColor;
+        v.data = b;
+        return true;
+    }
+    case 0x0F: {
+        Color3 col;
+        if (!c.read(col.r) || !c.read(col.g) || !c.read(col.b)) return false;
+        v.type = Type::Color3;
+        v.data = col;
+        return true;
+    }
+    case 0x10: {
+        Vector2 p;
+        if (!c.read(p.x) || !c.read(p.y)) return false;
+        v.type = Type::Vector2;
+        v.data = p;
+        return true;
+    }
+    case 0x11: {
+        Vector3 p;
+        if (!c.read(p.x) || !c.read(p.y) || !c.read(p.z)) return false;
+        v.type = Type::Vector3;
+        v.data = p;
+        return true;
+    }
+    case 0x14: {
+        CFrame cf;
+        std::uint8_t id = 0;
+        if (!c.read(cf.position.x) || !c.read(cf.position.y) || !c.read(cf.position.z) || !c.read(id)) return false;
+        if (id == 0) {
+            if (!ReadF32s(c, cf.rotation.data(), 9)) return false;
+        } else if (!RotationFromId(id, cf.rotation)) {
+            return false;
+        }
+        a.cframeRotationId = id;
+        v.type = Type::CFrame;
+        v.data = cf;
+        return true;
+    }
+    case 0x15: {
+        if (!c.readString(a.enumItem.enumName) || !c.read(a.enumItem.value)) return false;
+        v.type = Type::Enum;
+        v.data = EnumValue{a.enumItem.value};
+        return true;
+    }
+    case 0x17: {
+        std::uint32_t k = 0;
+        if (!c.read(k)) return false;
+        NumberSequence seq;
+        // 12 bytes per keypoint: bounds the allocation by the blob size.
+        if (k > c.remaining() / 12) return false;
+        seq.keypoints.reserve(k);
+        for (std::uint32_t i = 0; i < k; ++i) {
+            NumberKeypoint kp;
+            if (!c.read(kp.envelope) || !c.read(kp.time) || !c.read(kp.value)) return false;
+            seq.keypoints.push_back(kp);
+        }
+        v.type = Type::NumberSequence;
+        v.data = std::move(seq);
+        return true;
+    }
+    case 0x19: {
+        std::uint32_t k = 0;
+        if (!c.read(k)) return false;
+        ColorSequence seq;
+        if (k > c.remaining() / 20) return false;
+        seq.keypoints.reserve(k);
+        for (std::uint32_t i = 0; i < k; ++i) {
+            ColorKeypoint kp;
+            if (!c.read(kp.envelope) || !c.read(kp.time) || !c.read(kp.color.r) || !c.read(kp.color.g) ||
+                !c.read(kp.color.b))
+                return false;
+            seq.keypoints.push_back(kp);
+        }
+        v.type = Type::ColorSequence;
+        v.data = std::move(seq);
+        return true;
+    }
+    case 0x1B: {
+        NumberRange r;
+        if (!c.read(r.min) || !c.read(r.max)) return false;
+        v.type = Type::NumberRange;
+        v.data = r;
+        return true;
+    }
+    case 0x1C: {
+        Rect r;
+        if (!c.read(r.min.x) || !c.read(r.min.y) || !c.read(r.max.x) || !c.read(r.max.y)) return false;
+        v.type = Type::Rect;
+        v.data = r;
+        return true;
+    }
+    case 0x21: {
+        Font f;
+        if (!c.read(f.weight) || !c.read(f.style) || !c.readString(f.family) || !c.readString(f.cachedFaceId))
+            return false;
+        v.type = Type::Font;
+        v.data = std::move(f);
+        return true;
+    }
+    default:
+        return false; // a newer id: the caller keeps the blob raw
+    }
+}
+
+void EncodeValue(std::string &out, const Attribute &a) {
+    const Value &v = a.value;
+    switch (a.type) {
+    case 0x02:
+        PutString(out, v.as<std::string>());
+        break;
+    case 0x03:
+        Put(out, static_cast<std::uint8_t>(v.as<bool>() ? 1 : 0));
+        break;
+    case 0x04:
+        Put(out, v.as<std::int32_t>());
+        break;
+    case 0x05:
+        Put(out, v.as<float>());
+        break;
+    case 0x06:
+        Put(out, v.as<double>());
+        break;
+    case 0x09:
+        Put(out, v.as<UDim>().scale);
+        Put(out, v.as<UDim>().offset);
+        break;
+    case 0x0A:
+        Put(out, v.as<UDim2>().x.scale);
+        Put(out, v.as<UDim2>().x.offset);
+        Put(out, v.as<UDim2>().y.scale);
+        Put(out, v.as<UDim2>().y.offset);
+        break;
+    case 0x0E:
+        Put(out, v.as<BrickColor>().number);
+        break;
+    case 0x0F:
+        Put(out, v.as<Color3>().r);
+        Put(out, v.as<Color3>().g);
+        Put(out, v.as<Color3>().b);
+        break;
+    case 0x10:
+        Put(out, v.as<Vector2>().x);
+        Put(out, v.as<Vector2>().y);
+        break;
+    case 0x11:
+        Put(out, v.as<Vector3>().x);
+        Put(out, v.as<Vector3>().y);
+        Put(out, v.as<Vector3>().z);
+        break;
+    case 0x14: {
+        const CFrame &cf = v.as<CFrame>();
+        Put(out, cf.position.x);
+        Put(out, cf.position.y);
+        Put(out, cf.position.z);
+        // Repeat the id that was read only while it still describes the matrix exactly; otherwise the
+        // nine floats, which are always valid.
+        std::array<float, 9> fromId{};
+        if (a.cframeRotationId != 0 && RotationFromId(a.cframeRotationId, fromId) && SameBits(fromId, cf.rotation)) {
+            Put(out, a.cframeRotationId);
+        } else {
+            Put(out, std::uint8_t(0));
+            for (float f : cf.rotation) Put(out, f);
+        }
+        break;
+    }
+    case 0x15:
+        PutString(out, a.enumItem.enumName);
+        Put(out, a.enumItem.value);
+        break;
+    case 0x17:
+        Put(out, static_cast<std::uint32_t>(v.as<NumberSequence>().keypoints.size()));
+        for (const NumberKeypoint &k : v.as<NumberSequence>().keypoints) {
+            Put(out, k.envelope);
+            Put(out, k.time);
+            Put(out, k.value);
+        }
+        break;
+    case 0x19:
+        Put(out, static_cast<std::uint32_t>(v.as<ColorSequence>().keypoints.size()));
+        for (const ColorKeypoint &k : v.as<ColorSequence>().keypoints) {
+            Put(out, k.envelope);
+            Put(out, k.time);
+            Put(out, k.color.r);
+            Put(out, k.color.g);
+            Put(out, k.color.b);
+        }
+        break;
+    case 0x1B:
+        Put(out, v.as<NumberRange>().min);
+        Put(out, v.as<NumberRange>().max);
+        break;
+    case 0x1C:
+        Put(out, v.as<Rect>().min.x);
+        Put(out, v.as<Rect>().min.y);
+        Put(out, v.as<Rect>().max.x);
+        Put(out, v.as<Rect>().max.y);
+        break;
+    case 0x21: {
+        const Font &f = v.as<Font>();
+        Put(out, f.weight);
+        Put(out, f.style);
+        PutString(out, f.family);
+        PutString(out, f.cachedFaceId);
+        break;
+    }
+    default:
+        break; // DecodeAttributes never produces other ids
+    }
+}
+
+// Terrain material order of the MaterialColors blob.
+constexpr std::array<const char *, 21> kTerrainMaterials = {
+    "Grass",   "Slate",       "Concrete",  "Brick",      "Sand",   "WoodPlanks", "Rock",
+    "Glacier", "Snow",        "Sandstone", "Mud",        "Basalt", "Ground",     "CrackedLava",
+    "Asphalt", "Cobblestone", "Ice",       "LeafyGrass", "Salt",   "Limestone",  "Pavement"};
+constexpr std::size_t kMaterialColorsHeader = 6;
+
+} // namespace
+
+std::optional<std::vector<Attribute>> DecodeAttributes(std::string_view blob) {
+    std::vector<Attribute> out;
+    if (blob.empty()) return out;
+    Cursor c(blob);
+    std::uint32_t count = 0;
+    if (!c.read(count)) return std::nullopt;
+    // Each entry takes at least 4 (name length) + 1 (type) bytes: bounds the reservation by the blob.
+    if (count > (blob.size() - 4) / 5) return std::nullopt;
+    out.reserve(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        Attribute a;
+        if (!c.readString(a.name) || !c.read(a.type) || !DecodeValue(c, a)) return std::nullopt;
+        out.push_back(std::move(a));
+    }
+    // Trailing bytes would be lost by re-encoding: treat them as an unknown layout.
+    if (!c.done()) return std::nullopt;
+    return out;
+}
+
+std::string EncodeAttributes(const std::vector<Attribute> &attributes) {
+    std::string out;
+    if (attributes.empty()) return out; // Studio writes an empty string, not a zero count
+    Put(out, static_cast<std::uint32_t>(attributes.size()));
+    for (const Attribute &a : attributes) {
+        PutString(out, a.name);
+        Put(out, a.type);
+        EncodeValue(out, a);
+    }
+    return out;
+}
+
+std::vector<std::string> DecodeTags(std::string_view blob) {
+    std::vector<std::string> tags;
+    if (blob.empty()) return tags;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t nul = blob.find('\0', start);
+        tags.emplace_back(blob.substr(start, nul == std::string_view::npos ? std::string_view::npos : nul - start));
+        if (nul == std::string_view::npos) break;
+        start = nul + 1;
+    }
+    return tags;
+}
+
+std::string EncodeTags(const std::vector<std::string> &tags) {
+    std::string out;
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+        if (i) out += '\0';
+        out += tags[i];
+    }
+    return out;
+}
+
+// Layout: 6 header bytes (zero), then one RGB triple per terrain material in kTerrainMaterials order.
+// The reference does not document it; this is the layout recalled from rbx-dom, checked on the corpus:
+// all four places' Terrain blobs are 69 bytes with a zero header, and baseplate-566's triples equal the
+// material colours rbx-dom prints in baseplate-566__decoded.snap.
+std::optional<std::vector<MaterialColor>> DecodeMaterialColors(std::string_view blob) {
+    if (blob.size() != kMaterialColorsHeader + 3 * kTerrainMaterials.size()) return std::nullopt;
+    for (std::size_t i = 0; i < kMaterialColorsHeader; ++i)
+        if (blob[i] != 0) return std::nullopt; // an unknown header would be lost by re-encoding
+    std::vector<MaterialColor> out;
+    out.reserve(kTerrainMaterials.size());
+    for (std::size_t i = 0; i < kTerrainMaterials.size(); ++i) {
+        const std::size_t at = kMaterialColorsHeader + 3 * i;
+        MaterialColor m;
+        m.material = kTerrainMaterials[i];
+        m.color.r = static_cast<std::uint8_t>(blob[at]);
+        m.color.g = static_cast<std::uint8_t>(blob[at + 1]);
+        m.color.b = static_cast<std::uint8_t>(blob[at + 2]);
+        out.push_back(std::move(m));
+    }
+    return out;
+}
+
+// Materials are placed by name; a material that is not listed keeps black, unknown names are dropped
+// (the blob has no slot for them).
+std::string EncodeMaterialColors(const std::vector<MaterialColor> &colors) {
+    std::string out(kMaterialColorsHeader + 3 * kTerrainMaterials.size(), '\0');
+    for (const MaterialColor &m : colors) {
+        for (std::size_t i = 0; i < kTerrainMaterials.size(); ++i) {
+            if (m.material != kTerrainMaterials[i]) continue;
+            const std::size_t at = kMaterialColorsHeader + 3 * i;
+            out[at] = static_cast<char>(m.color.r);
+            out[at + 1] = static_cast<char>(m.color.g);
+            out[at + 2] = static_cast<char>(m.color.b);
+        }
+    }
+    return out;
+}
+
 } // namespace gamefmt::rbx

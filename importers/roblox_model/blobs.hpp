@@ -24,6 +24,7 @@ struct Attribute {
     std::uint8_t type = 0;
     Value value;                   // for every type but EnumItem
     AttributeEnumItem enumItem;    // type 0x15
+    std::uint8_t cframeRotationId = 0; // type 0x14: the stored rotation id (0 = nine floats), so encoding is exact
 };
 
 std::optional<std::vector<Attribute>> DecodeAttributes(std::string_view blob);
