@@ -2,11 +2,12 @@
 #include "gamefmt/gamefmt.hpp"
 
 #include "importers/redguard/detect.hpp"
-#include "importers/roblox_model/detect.hpp"
 #include "importers/sl_mesh/detect.hpp"
 #include "pending_importer.hpp"
 #include "roblox_mesh_exporter.hpp"
 #include "roblox_mesh_importer.hpp"
+#include "roblox_model_exporter.hpp"
+#include "roblox_model_importer.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -22,12 +23,6 @@ namespace gamefmt {
 namespace {
 
 // aiImporterDesc flags (importerdesc.h): Text=1, Binary=2, Compressed=4, LimitedSupport=8, Experimental=16.
-const aiImporterDesc kRobloxModelDesc = {
-    "gamefmt Roblox model/place", "gamefmt", "gamefmt",
-    "Roblox binary and XML models and places (recognised; reading pending)",
-    aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour |
-        aiImporterFlags_SupportCompressedFlavour | aiImporterFlags_Experimental,
-    0, 0, 0, 0, "rbxm rbxl rbxmx rbxlx"};
 const aiImporterDesc kSlMeshDesc = {
     "gamefmt Second Life mesh", "gamefmt", "gamefmt", "Second Life mesh assets (recognised; reading pending)",
     aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_SupportCompressedFlavour | aiImporterFlags_Experimental,
@@ -36,7 +31,6 @@ const aiImporterDesc kRedguardDesc = {
     "gamefmt Redguard model", "gamefmt", "gamefmt", "Redguard .3d/.3dc/.rob (recognised; reading pending)",
     aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_Experimental, 0, 0, 0, 0, "3d 3dc rob"};
 
-bool DetectRobloxModel(const std::uint8_t *d, std::size_t n) { return rbx::Detect(d, n) != rbx::Encoding::None; }
 bool DetectSlMesh(const std::uint8_t *d, std::size_t n) { return slmesh::Detect(d, n); }
 bool DetectRedguard(const std::uint8_t *d, std::size_t n) {
     return redguard::Detect(d, n) != redguard::FileKind::None;
@@ -52,11 +46,7 @@ struct ImporterEntry {
 const std::vector<ImporterEntry> &ImporterTable() {
     static const std::vector<ImporterEntry> table = {
         {&glue::RobloxMeshImporter::Description(), "mesh", true, [] { return new glue::RobloxMeshImporter(); }},
-        {&kRobloxModelDesc, nullptr, false,
-         [] {
-             return new glue::PendingImporter(&kRobloxModelDesc, "Roblox model", "\"<roblox!\" or \"<roblox \"",
-                                              DetectRobloxModel, rbx::kSignatureBytes);
-         }},
+        {&glue::RobloxModelImporter::Description(), nullptr, true, [] { return new glue::RobloxModelImporter(); }},
         {&kSlMeshDesc, nullptr, false,
          [] {
              return new glue::PendingImporter(&kSlMeshDesc, "Second Life mesh", "an LLSD binary header map",
@@ -77,6 +67,7 @@ const std::vector<Assimp::Exporter::ExportFormatEntry> &ExporterTable() {
     static const std::vector<Assimp::Exporter::ExportFormatEntry> table = [] {
         std::vector<Assimp::Exporter::ExportFormatEntry> entries;
         for (const auto &entry : glue::RobloxMeshExportEntries()) entries.push_back(entry);
+        for (const auto &entry : glue::RobloxModelExportEntries()) entries.push_back(entry);
         return entries;
     }();
     return table;

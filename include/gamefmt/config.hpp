@@ -37,3 +37,14 @@
 // Export (string, default "0.5,0.25"): comma-separated face fractions of LOD0 for generated levels.
 // CLI: --lod-ratios R[,R...]
 #define GAMEFMT_RBXMESH_LOD_RATIOS "GAMEFMT_RBXMESH_LOD_RATIOS"
+
+// ---------------------------------------------------------------- Roblox model / place (.rbxm .rbxl .rbxmx .rbxlx)
+
+// Import (int, MiB, default 1024): ceiling on the total decompressed bytes of one file, chunks of nested
+// models (unions) included; a file that needs more is rejected. Values <= 0 mean the default.
+// CLI: --option GAMEFMT_RBX_MAX_DECOMPRESSED=N
+#define GAMEFMT_RBX_MAX_DECOMPRESSED "GAMEFMT_RBX_MAX_DECOMPRESSED"
+
+// Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
+// "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C
+#define GAMEFMT_RBX_EXPORT_COMPRESSION "GAMEFMT_RBX_EXPORT_COMPRESSION"

@@ -1,0 +1,98 @@
+// Roblox model/place export: aiScene metadata → document → WriteBinary / WriteXml → bytes via the IOSystem.
+#include "roblox_model_exporter.hpp"
+
+#include "common/error.hpp"
+#include "gamefmt/config.hpp"
+#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/writer.hpp"
+#include "io_util.hpp"
+#include "roblox_model_scene.hpp"
+
+#include <assimp/DefaultLogger.hpp>
+#include <assimp/Exceptional.h>
+#include <assimp/IOStream.hpp>
+#include <assimp/IOSystem.hpp>
+#include <assimp/scene.h>
+
+#include <cctype>
+#include <new>
+
+namespace gamefmt::glue {
+namespace {
+
+rbx::Compression CompressionOption(const Assimp::ExportProperties *properties) {
+    if (properties == nullptr || !properties->HasPropertyString(GAMEFMT_RBX_EXPORT_COMPRESSION))
+        return rbx::Compression::Lz4;
+    std::string text = properties->GetPropertyString(GAMEFMT_RBX_EXPORT_COMPRESSION);
+    for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (text == "lz4" || text.empty()) return rbx::Compression::Lz4;
+    if (text == "zstd") return rbx::Compression::Zstd;
+    if (text == "none") return rbx::Compression::None;
+    throw FormatError(rbx::kFormatName, std::string("option ") + GAMEFMT_RBX_EXPORT_COMPRESSION +
+                                            " must be lz4, zstd or none, not '" + text + "'");
+}
+
+[[noreturn]] void ThrowExportError(const std::string &message) {
+    Assimp::DefaultLogger::get()->error(message.c_str());
+    throw DeadlyExportError(message);
+}
+
+void Export(const char *path, Assimp::IOSystem *io, const aiScene *scene, const Assimp::ExportProperties *props,
+            bool xml) {
+    if (scene == nullptr) ThrowExportError("Roblox model export: no scene");
+    if (io == nullptr) ThrowExportError("Roblox model export: no IOSystem to write through");
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes = ExportRobloxModelToBytes(*scene, xml, props);
+    } catch (const FormatError &e) {
+        ThrowExportError("Roblox model export: " + e.message());
+    } catch (const std::bad_alloc &) {
+        ThrowExportError("Roblox model export: out of memory");
+    } catch (const std::exception &e) {
+        // Exporter::Export keeps the text of a DeadlyExportError only.
+        ThrowExportError(std::string("Roblox model export: ") + e.what());
+    }
+    const std::string target = path != nullptr ? path : "";
+    StreamPtr stream(io->Open(target.c_str(), "wb"), StreamCloser{io});
+    if (!stream) ThrowExportError("Roblox model export: cannot open '" + target + "' for writing");
+    if (!bytes.empty() && stream->Write(bytes.data(), 1, bytes.size()) != bytes.size())
+        ThrowExportError("Roblox model export: writing '" + target + "' failed");
+}
+
+void ExportBinary(const char *p, Assimp::IOSystem *io, const aiScene *s, const Assimp::ExportProperties *props) {
+    Export(p, io, s, props, false);
+}
+void ExportXml(const char *p, Assimp::IOSystem *io, const aiScene *s, const Assimp::ExportProperties *props) {
+    Export(p, io, s, props, true);
+}
+
+} // namespace
+
+std::vector<std::uint8_t> ExportRobloxModelToBytes(const aiScene &scene, bool xml,
+                                                   const Assimp::ExportProperties *properties) {
+    if (!IsRobloxModelScene(scene))
+        throw FormatError(rbx::kFormatName,
+                          "only scenes imported from Roblox models or places (nodes with rbx.ClassName metadata) "
+                          "can be exported for now; generic scenes are not supported yet");
+    rbx::BinaryWriteOptions binary;
+    if (!xml) binary.compression = CompressionOption(properties);
+    rbx::Document doc;
+    DocumentFromScene(scene, doc);
+    if (xml) {
+        const std::string text = rbx::WriteXml(doc);
+        return std::vector<std::uint8_t>(text.begin(), text.end());
+    }
+    return rbx::WriteBinary(doc, binary);
+}
+
+const std::vector<Assimp::Exporter::ExportFormatEntry> &RobloxModelExportEntries() {
+    using Entry = Assimp::Exporter::ExportFormatEntry;
+    // No post-processing: the exporters read the node metadata only.
+    static const std::vector<Entry> entries = {
+        Entry("rbxm", "Roblox binary model/place (.rbxm; name the output .rbxl for a place)", "rbxm", &ExportBinary, 0),
+        Entry("rbxmx", "Roblox XML model/place (.rbxmx; name the output .rbxlx for a place)", "rbxmx", &ExportXml, 0),
+    };
+    return entries;
+}
+
+} // namespace gamefmt::glue

@@ -1,0 +1,30 @@
+// The Assimp importer for Roblox models and places (.rbxm .rbxl binary, .rbxmx .rbxlx XML, sniffed by
+// content): bytes through the IOSystem → ReadDocument → BuildRobloxModelScene.
+#pragma once
+
+#include <assimp/BaseImporter.h>
+#include <assimp/importerdesc.h>
+
+#include <cstdint>
+#include <string>
+
+namespace gamefmt::glue {
+
+class RobloxModelImporter : public Assimp::BaseImporter {
+public:
+    // The descriptor: name "gamefmt Roblox model/place", extensions "rbxm rbxl rbxmx rbxlx".
+    static const aiImporterDesc &Description();
+
+    // By signature only ("<roblox!" binary, "<roblox" XML); never throws; checkSig is ignored.
+    bool CanRead(const std::string &file, Assimp::IOSystem *io, bool checkSig) const override;
+    const aiImporterDesc *GetInfo() const override { return &Description(); }
+    void SetupProperties(const Assimp::Importer *importer) override;
+
+protected:
+    void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
+
+private:
+    std::uint64_t mMaxDecompressed = std::uint64_t(1024) << 20; // GAMEFMT_RBX_MAX_DECOMPRESSED, bytes
+};
+
+} // namespace gamefmt::glue

@@ -1,0 +1,444 @@
+// Roblox document ⇄ aiScene: the node tree with metadata and CFrame transforms (roblox-model.md §5.1), and
+// the document rebuilt from that metadata for export (§6, "DOM round trip").
+#include "roblox_model_scene.hpp"
+
+#include "common/base64.hpp"
+#include "common/error.hpp"
+#include "common/text_number.hpp"
+#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/value_text.hpp"
+#include "scene_util.hpp"
+
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace gamefmt::glue {
+namespace {
+
+using rbx::Document;
+using rbx::Instance;
+using rbx::kNoInstance;
+
+[[noreturn]] void Fail(const std::string &message) {
+    throw FormatError(rbx::kFormatName, message);
+}
+
+// Cuts `text` into pieces of at most kRbxMaxMetadataText bytes, never inside a UTF-8 sequence (base64
+// and valid UTF-8 are the only texts split here, so a boundary is always near).
+std::vector<std::string_view> SplitUtf8(std::string_view text) {
+    std::vector<std::string_view> parts;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = std::min(text.size(), pos + kRbxMaxMetadataText);
+        if (end < text.size()) {
+            std::size_t cut = end;
+            while (cut > pos && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+            if (cut > pos) end = cut;
+        }
+        parts.push_back(text.substr(pos, end - pos));
+        pos = end;
+    }
+    return parts;
+}
+
+// Adds `key` = `text`, or the split form: `key` = prefix + "#<k>" and `key#0` ... `key#k-1` (the parts
+// hold the text after `prefix`).
+void AddSplit(MetadataBuilder &md, const std::string &key, std::string_view prefix, std::string_view text) {
+    if (prefix.size() + text.size() <= kRbxMaxMetadataText) {
+        std::string whole(prefix);
+        whole += text;
+        md.Add(key, whole);
+        return;
+    }
+    const std::vector<std::string_view> parts = SplitUtf8(text);
+    md.Add(key, std::string(prefix) + "#" + std::to_string(parts.size()));
+    for (std::size_t i = 0; i < parts.size(); ++i) md.Add(key + "#" + std::to_string(i), parts[i]);
+}
+
+bool IsWorldFramed(const std::string &className) {
+    return className != "Attachment" && className != "Bone";
+}
+
+// The instance's own CFrame (property "CFrame" of type CFrame), if any.
+const rbx::CFrame *OwnCFrame(const Document &doc, const Instance &inst, std::uint32_t cframeName) {
+    if (cframeName == kNoInstance) return nullptr;
+    const rbx::Property *p = inst.find(cframeName);
+    if (p == nullptr || (p->value.type != rbx::Type::CFrame && p->value.type != rbx::Type::CFrameQuat)) return nullptr;
+    (void)doc;
+    return std::get_if<rbx::CFrame>(&p->value.data);
+}
+
+// A rigid matrix from a CFrame: rotation re-orthonormalised when it drifts by more than 1e-4 (and the
+// identity when it is not finite or degenerate); the raw values stay in rbx.props.
+aiMatrix4x4 RigidMatrix(const rbx::CFrame &cf) {
+    const auto &r = cf.rotation;
+    aiVector3D c0(r[0], r[3], r[6]), c1(r[1], r[4], r[7]), c2(r[2], r[5], r[8]);
+    bool finite = true;
+    for (float v : r) finite = finite && std::isfinite(v);
+    float drift = 0;
+    if (finite) {
+        const float d[6] = {c0 * c0 - 1, c1 * c1 - 1, c2 * c2 - 1, c0 * c1, c0 * c2, c1 * c2};
+        for (float v : d) drift = std::max(drift, std::fabs(v));
+        const float det = c0 * (c1 ^ c2);
+        if (det < 0) drift = std::max(drift, 2.0f);
+    }
+    if (!finite) {
+        c0 = {1, 0, 0};
+        c1 = {0, 1, 0};
+        c2 = {0, 0, 1};
+    } else if (drift > 1e-4f) {
+        // Gram-Schmidt from the right and up vectors; a degenerate frame becomes the identity.
+        if (c0.Length() < 1e-12f) c0 = {1, 0, 0};
+        c0.Normalize();
+        c1 = c1 - c0 * (c0 * c1);
+        if (c1.Length() < 1e-6f) c1 = std::fabs(c0.x) < 0.9f ? aiVector3D(1, 0, 0) ^ c0 : aiVector3D(0, 1, 0) ^ c0;
+        c1.Normalize();
+        c2 = c0 ^ c1;
+    }
+    const float px = std::isfinite(cf.position.x) ? cf.position.x : 0.0f;
+    const float py = std::isfinite(cf.position.y) ? cf.position.y : 0.0f;
+    const float pz = std::isfinite(cf.position.z) ? cf.position.z : 0.0f;
+    return aiMatrix4x4(c0.x, c1.x, c2.x, px, c0.y, c1.y, c2.y, py, c0.z, c1.z, c2.z, pz, 0, 0, 0, 1);
+}
+
+// The inverse of a rigid matrix (rotation transposed).
+aiMatrix4x4 RigidInverse(const aiMatrix4x4 &m) {
+    aiMatrix4x4 inv(m.a1, m.b1, m.c1, 0, m.a2, m.b2, m.c2, 0, m.a3, m.b3, m.c3, 0, 0, 0, 0, 1);
+    inv.a4 = -(inv.a1 * m.a4 + inv.a2 * m.b4 + inv.a3 * m.c4);
+    inv.b4 = -(inv.b1 * m.a4 + inv.b2 * m.b4 + inv.b3 * m.c4);
+    inv.c4 = -(inv.c1 * m.a4 + inv.c2 * m.b4 + inv.c3 * m.c4);
+    return inv;
+}
+
+// Places hold a Workspace at the top; models may carry services too (a saved Lighting), so isService alone
+// does not decide.
+bool IsPlace(const Document &doc) {
+    for (std::uint32_t r : doc.roots)
+        if (r < doc.instances.size() && doc.className(doc.instances[r]) == "Workspace") return true;
+    return false;
+}
+
+const aiString *GetString(const aiMetadata &md, const char *key) {
+    for (unsigned i = 0; i < md.mNumProperties; ++i)
+        if (md.mValues[i].mType == AI_AISTRING && std::strcmp(md.mKeys[i].C_Str(), key) == 0)
+            return static_cast<const aiString *>(md.mValues[i].mData);
+    return nullptr;
+}
+
+// "<prefix>#<k>" → k (prefix = anything up to and including the first ':', or nothing).
+bool SplitMarker(std::string_view value, std::size_t &prefixLen, std::uint32_t &count) {
+    const std::size_t colon = value.find(':');
+    prefixLen = colon == std::string_view::npos ? 0 : colon + 1;
+    if (value.size() < prefixLen + 2 || value[prefixLen] != '#') return false;
+    return ParseUInt32(value.substr(prefixLen + 1), count);
+}
+
+// Reads a flat metadata block (a property bag or the scene's), joining split values. Calls
+// fn(key, text) in order, skipping the part entries.
+template <typename Fn> void ForEachJoined(const aiMetadata &md, Fn &&fn) {
+    std::unordered_map<std::string_view, unsigned> index;
+    index.reserve(md.mNumProperties);
+    for (unsigned i = 0; i < md.mNumProperties; ++i)
+        index.emplace(std::string_view(md.mKeys[i].C_Str(), md.mKeys[i].length), i);
+    auto text = [&](unsigned i) -> std::string_view {
+        if (md.mValues[i].mType != AI_AISTRING) return {};
+        const auto *s = static_cast<const aiString *>(md.mValues[i].mData);
+        return std::string_view(s->C_Str(), s->length);
+    };
+    // Part entries ("name#i") of values that really are split are not values of their own.
+    std::vector<bool> isPart(md.mNumProperties, false);
+    std::vector<std::string> joined(md.mNumProperties);
+    std::vector<bool> isJoined(md.mNumProperties, false);
+    for (unsigned i = 0; i < md.mNumProperties; ++i) {
+        std::size_t prefixLen = 0;
+        std::uint32_t count = 0;
+        const std::string_view value = text(i);
+        if (md.mValues[i].mType != AI_AISTRING || !SplitMarker(value, prefixLen, count)) continue;
+        const std::string key(md.mKeys[i].C_Str(), md.mKeys[i].length);
+        std::vector<unsigned> parts;
+        parts.reserve(count);
+        for (std::uint32_t k = 0; k < count; ++k) {
+            const std::string partKey = key + "#" + std::to_string(k);
+            const auto it = index.find(partKey);
+            if (it == index.end() || md.mValues[it->second].mType != AI_AISTRING) break;
+            parts.push_back(it->second);
+        }
+        if (parts.size() != count) continue; // a plain value that happens to look like a marker
+        std::string whole(value.substr(0, prefixLen));
+        for (unsigned p : parts) {
+            whole += text(p);
+            isPart[p] = true;
+        }
+        joined[i] = std::move(whole);
+        isJoined[i] = true;
+    }
+    for (unsigned i = 0; i < md.mNumProperties; ++i) {
+        if (isPart[i]) continue;
+        const std::string_view key(md.mKeys[i].C_Str(), md.mKeys[i].length);
+        if (isJoined[i])
+            fn(key, std::string_view(joined[i]), md.mValues[i]);
+        else
+            fn(key, text(i), md.mValues[i]);
+    }
+}
+
+} // namespace
+
+bool GetSplitText(const aiMetadata &md, const std::string &key, std::string &out) {
+    bool found = false;
+    ForEachJoined(md, [&](std::string_view k, std::string_view text, const aiMetadataEntry &e) {
+        if (!found && e.mType == AI_AISTRING && k == key) {
+            out = std::string(text);
+            found = true;
+        }
+    });
+    return found;
+}
+
+void ForEachSplitText(const aiMetadata &md, const std::function<void(std::string_view, std::string_view)> &fn) {
+    ForEachJoined(md, [&](std::string_view key, std::string_view text, const aiMetadataEntry &) { fn(key, text); });
+}
+
+void BuildRobloxModelScene(const Document &doc, aiScene *scene) {
+    for (const std::string &w : doc.warnings) LogWarn(std::string(rbx::kFormatName) + ": " + w);
+
+    const std::size_t n = doc.instances.size();
+    UniqueNames names;
+    scene->mRootNode = new aiNode();
+    scene->mRootNode->mName = aiString(std::string(names.Make("DataModel")));
+
+    const std::optional<std::uint32_t> cframeId = doc.names.find("CFrame");
+    const std::uint32_t cframeName = cframeId ? *cframeId : kNoInstance;
+
+    std::vector<aiNode *> nodes(n, nullptr);
+    std::vector<aiMatrix4x4> world(n); // frame of each instance (inherited when it has none)
+    std::vector<bool> visited(n, false);
+
+    // Document (pre-)order, iteratively: the file controls the depth.
+    struct Item {
+        std::uint32_t index;
+        aiNode *parentNode;
+        std::uint32_t parentInstance;
+    };
+    std::vector<Item> stack;
+    for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it)
+        stack.push_back({*it, scene->mRootNode, kNoInstance});
+    std::vector<std::vector<aiNode *>> childLists(n);
+    std::vector<aiNode *> rootChildren;
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        if (item.index >= n || visited[item.index]) continue; // cycles are the reader's to report
+        visited[item.index] = true;
+        const Instance &inst = doc.instances[item.index];
+        const std::string &className = doc.className(inst);
+
+        auto *node = new aiNode();
+        nodes[item.index] = node;
+        const std::string wanted = SanitizeForAiString(inst.name.empty() ? className : inst.name);
+        node->mName = ToAiString(names.Make(wanted));
+        node->mParent = item.parentNode;
+        if (item.parentInstance == kNoInstance)
+            rootChildren.push_back(node);
+        else
+            childLists[item.parentInstance].push_back(node);
+
+        // Frames: BasePart-like CFrames are world space; Attachment/Bone are relative to the parent frame.
+        const aiMatrix4x4 parentWorld = item.parentInstance == kNoInstance ? aiMatrix4x4() : world[item.parentInstance];
+        world[item.index] = parentWorld;
+        if (const rbx::CFrame *cf = OwnCFrame(doc, inst, cframeName)) {
+            const aiMatrix4x4 own = RigidMatrix(*cf);
+            world[item.index] = IsWorldFramed(className) ? own : parentWorld * own;
+            node->mTransformation = RigidInverse(parentWorld) * world[item.index];
+        }
+
+        MetadataBuilder md;
+        md.Add(kRbxClassName, className);
+        md.Add(kRbxName, SanitizeForAiString(inst.name));
+        md.Add(kRbxReferent, SanitizeForAiString(rbx::ReferentText(doc, item.index)));
+        if (inst.isService) md.Add(kRbxService, true);
+        for (const rbx::Property &p : inst.properties) {
+            const std::string text = rbx::FormatValue(doc, p.value);
+            const std::size_t colon = text.find(':');
+            AddSplit(md, kRbxPropPrefix + doc.names.str(p.name), std::string_view(text).substr(0, colon + 1),
+                     std::string_view(text).substr(colon + 1));
+        }
+        node->mMetaData = md.Build();
+
+        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c) stack.push_back({*c, node, item.index});
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (nodes[i] == nullptr || childLists[i].empty()) continue;
+        nodes[i]->mNumChildren = static_cast<unsigned>(childLists[i].size());
+        nodes[i]->mChildren = CopyToNewArray(childLists[i]);
+    }
+    std::size_t orphans = 0;
+    for (std::size_t i = 0; i < n; ++i) orphans += visited[i] ? 0 : 1;
+    if (orphans != 0)
+        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(orphans) +
+                " instance(s) not reachable from the top level were left out of the node tree");
+    scene->mRootNode->mNumChildren = static_cast<unsigned>(rootChildren.size());
+    scene->mRootNode->mChildren = CopyToNewArray(rootChildren);
+
+    // Geometry arrives with a later issue: nodes only, no meshes, no materials.
+    scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+
+    MetadataBuilder sm;
+    sm.Add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
+    sm.Add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
+    for (const auto &[key, value] : doc.meta) AddSplit(sm, "rbx.meta." + key, "", value);
+    std::size_t raw = 0;
+    for (const rbx::RawProperty &p : doc.rawProperties) {
+        const std::string text =
+            p.className + "|" + p.propertyName + "|" + std::to_string(p.type) + "|" + Base64Encode(p.body);
+        AddSplit(sm, "rbx.raw." + std::to_string(raw++), "", text);
+    }
+    for (const rbx::RawChunk &c : doc.unknownChunks) {
+        const std::string text = c.name + "|" + std::to_string(c.position) + "|" + Base64Encode(c.data);
+        AddSplit(sm, "rbx.raw." + std::to_string(raw++), "", text);
+    }
+    for (std::size_t i = 0; i < doc.xmlUnknownTopLevel.size(); ++i) {
+        const std::vector<std::uint8_t> bytes(doc.xmlUnknownTopLevel[i].begin(), doc.xmlUnknownTopLevel[i].end());
+        AddSplit(sm, "rbx.xmlraw." + std::to_string(i), "", Base64Encode(bytes));
+    }
+    sm.MergeInto(scene->mMetaData);
+    SetSourceAsset(scene, IsPlace(doc) ? kRbxPlaceFormat : kRbxModelFormat,
+                   doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
+}
+
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, std::uint64_t maxDecompressed, aiScene *scene) {
+    rbx::ReadOptions options;
+    options.maxDecompressed = maxDecompressed;
+    const Document doc = rbx::ReadDocument(data, size, options);
+    BuildRobloxModelScene(doc, scene);
+}
+
+bool IsRobloxModelScene(const aiScene &scene) {
+    if (scene.mRootNode == nullptr) return false;
+    std::vector<const aiNode *> stack{scene.mRootNode};
+    while (!stack.empty()) {
+        const aiNode *node = stack.back();
+        stack.pop_back();
+        if (node->mMetaData != nullptr && GetString(*node->mMetaData, kRbxClassName) != nullptr) return true;
+        for (unsigned i = 0; i < node->mNumChildren; ++i) stack.push_back(node->mChildren[i]);
+    }
+    return false;
+}
+
+void DocumentFromScene(const aiScene &scene, Document &doc) {
+    if (scene.mRootNode == nullptr) Fail("the scene has no root node");
+    if (scene.mMetaData != nullptr) {
+        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
+            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
+    }
+
+    // Pass 1: the tree. Nodes without rbx.ClassName (generated geometry) are skipped; their children
+    // attach to the nearest instance above.
+    struct Item {
+        const aiNode *node;
+        std::uint32_t parent;
+    };
+    std::vector<std::pair<std::uint32_t, const aiMetadata *>> bags;
+    std::unordered_map<std::string, std::uint32_t> referents;
+    std::vector<Item> stack{{scene.mRootNode, kNoInstance}};
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        std::uint32_t self = item.parent;
+        const aiMetadata *md = item.node->mMetaData;
+        const aiString *cls = md != nullptr ? GetString(*md, kRbxClassName) : nullptr;
+        if (cls != nullptr) {
+            const aiString *name = GetString(*md, kRbxName);
+            self = doc.addInstance(cls->C_Str(), name != nullptr ? name->C_Str() : item.node->mName.C_Str());
+            doc.setParent(self, item.parent);
+            Instance &inst = doc.instances[self];
+            if (const aiString *ref = GetString(*md, kRbxReferent)) {
+                referents.emplace(ref->C_Str(), self);
+                // "@<index>" names an instance that had no referent in its file.
+                if (ref->length > 0 && ref->C_Str()[0] != '@') inst.referent = ref->C_Str();
+            }
+            bool service = false;
+            if (md->Get(kRbxService, service)) inst.isService = service;
+            bags.emplace_back(self, md);
+        }
+        for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], self});
+    }
+    if (doc.instances.empty()) Fail("the scene has no node with rbx.ClassName metadata");
+
+    // Pass 2: the properties, now that every Ref target exists.
+    rbx::ValueParser parser(doc, [&](std::string_view referent) {
+        const auto it = referents.find(std::string(referent));
+        return it == referents.end() ? kNoInstance : it->second;
+    });
+    for (const auto &[index, props] : bags) {
+        if (props == nullptr) continue;
+        ForEachJoined(*props, [&](std::string_view fullKey, std::string_view text, const aiMetadataEntry &e) {
+            const std::string_view prefix(kRbxPropPrefix);
+            if (fullKey.substr(0, prefix.size()) != prefix) return;
+            const std::string_view key = fullKey.substr(prefix.size());
+            if (e.mType != AI_AISTRING)
+                Fail("property '" + std::string(key) + "' of instance '" + doc.instances[index].name +
+                     "' is not a string");
+            rbx::Property p;
+            p.name = doc.names.intern(key);
+            try {
+                p.value = parser.Parse(text);
+            } catch (const FormatError &err) {
+                Fail("instance '" + doc.instances[index].name + "', property '" + std::string(key) +
+                     "': " + err.message());
+            }
+            doc.instances[index].properties.push_back(std::move(p));
+        });
+    }
+
+    // Scene-level entries: META, raw PROPs and chunks, unknown XML top-level elements.
+    if (scene.mMetaData == nullptr) return;
+    ForEachJoined(*scene.mMetaData, [&](std::string_view key, std::string_view text, const aiMetadataEntry &e) {
+        if (e.mType != AI_AISTRING) return;
+        if (key.substr(0, 9) == "rbx.meta.") {
+            doc.meta.emplace_back(std::string(key.substr(9)), std::string(text));
+        } else if (key.substr(0, 8) == "rbx.raw.") {
+            std::vector<std::string_view> f;
+            std::size_t pos = 0;
+            while (true) {
+                const std::size_t bar = text.find('|', pos);
+                f.push_back(text.substr(pos, bar == std::string_view::npos ? bar : bar - pos));
+                if (bar == std::string_view::npos) break;
+                pos = bar + 1;
+            }
+            const std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(f.back());
+            if (!bytes || (f.size() != 3 && f.size() != 4)) Fail("malformed " + std::string(key));
+            std::uint32_t number = 0;
+            if (f.size() == 4) {
+                rbx::RawProperty p;
+                p.className = std::string(f[0]);
+                p.propertyName = std::string(f[1]);
+                if (!ParseUInt32(f[2], number) || number > 255) Fail("malformed type id in " + std::string(key));
+                p.type = static_cast<std::uint8_t>(number);
+                p.body = *bytes;
+                doc.rawProperties.push_back(std::move(p));
+            } else {
+                rbx::RawChunk c;
+                c.name = std::string(f[0]);
+                if (!ParseUInt32(f[1], number)) Fail("malformed chunk position in " + std::string(key));
+                c.position = number;
+                c.data = *bytes;
+                doc.unknownChunks.push_back(std::move(c));
+            }
+        } else if (key.substr(0, 11) == "rbx.xmlraw.") {
+            const std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(text);
+            if (!bytes) Fail("malformed " + std::string(key));
+            doc.xmlUnknownTopLevel.emplace_back(bytes->begin(), bytes->end());
+        }
+    });
+}
+
+} // namespace gamefmt::glue
