@@ -815,4 +815,41 @@ TEST(Cli, ExecutableConvertsOnSeveralThreads) {
 }
 #endif
 
+// ------------------------------------------------------------------ Roblox models: dump, class counts
+
+TEST(Cli, DumpPrintsTheInstanceTreeWithProperties) {
+    GAMEFMT_REQUIRE_CORPUS(dir, "rbx/rbx-test-files/models/three-nested-folders");
+    const CliResult r = Cli({"dump", (dir / "xml.rbxmx").string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    // Names, classes and referents from xml.rbxmx; its empty BinaryStrings are empty String values.
+    EXPECT_EQ(r.out, "# Roblox model (xml)\n"
+                     "# meta ExplicitAutoJoints = true\n"
+                     "Folder \"Grandparent\" [RBX1D9CFE870933479BAA4E19EE25425D56]\n"
+                     "  .AttributesSerialize = String:\n"
+                     "  .Tags = String:\n"
+                     "  Folder \"Parent\" [RBX7AA03CDF4C794CDD8876D3C8C57EF4B3]\n"
+                     "    .AttributesSerialize = String:\n"
+                     "    .Tags = String:\n"
+                     "    Folder \"Child\" [RBX6E85619D54184CA488CC26F59A1DAB94]\n"
+                     "      .AttributesSerialize = String:\n"
+                     "      .Tags = String:\n");
+}
+
+TEST(Cli, DumpRefusesOtherScenes) {
+    const CliResult r = Cli({"dump", (TestDataDir() / "cube.obj").string()});
+    EXPECT_EQ(r.code, gamefmt::cli::kExitBadInput);
+    EXPECT_NE(r.err.find("not a Roblox model or place"), std::string::npos) << r.err;
+    EXPECT_EQ(Cli({"dump"}).code, gamefmt::cli::kExitUsage);
+}
+
+TEST(Cli, InfoCountsRobloxClasses) {
+    GAMEFMT_REQUIRE_CORPUS(dir, "rbx/rbx-test-files/models/three-unique-parts");
+    const CliResult r = Cli({"info", (dir / "binary.rbxm").string()});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nRoblox classes:\n    3 Part\n"), std::string::npos) << r.out;
+    const CliResult j = Cli({"info", "--json", (dir / "binary.rbxm").string()});
+    ASSERT_EQ(j.code, 0) << j.err;
+    EXPECT_NE(j.out.find("\"robloxClasses\""), std::string::npos) << j.out;
+}
+
 } // namespace

@@ -60,6 +60,10 @@ const Verb kVerbs[] = {
      "Compressed textures are written as they are, with their format hint as the extension; uncompressed\n"
      "ones as PNG. OUT defaults to FILE without its extension.\n",
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunExtract},
+    {"dump", "dump FILE", "print the instance tree of a Roblox model or place with every property",
+     "One line per instance (ClassName \"Name\" [referent], indented by depth), then one line per\n"
+     "property: .name = <Type>:<text> (the rbx.props form: e.g. Vector3:1 2 3, CFrame:X Y Z R00..R22).\n",
+     kPropertyFlags | kLogFlags, RunDump},
     {"listext", "listext", "list the file extensions the importers claim", "", 0, RunListExt},
     {"knowext", "knowext EXT", "tell whether EXT is known, and which loaders claim it",
      "EXT may be given as mesh, .mesh or *.mesh. Exit status 0 when known, 1 when not.\n", 0, RunKnowExt},

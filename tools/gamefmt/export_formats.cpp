@@ -48,6 +48,9 @@ const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &form
     std::string ext = Lower(extension);
     if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
     if (ext.empty()) return nullptr;
+    // Roblox places share the model exporters: the writer layout is the same, only the name differs.
+    if (ext == "rbxl") ext = "rbxm";
+    else if (ext == "rbxlx") ext = "rbxmx";
     for (const ExportFormat &format : formats)
         if (format.gamefmt && Lower(format.extension) == ext) return &format;
     for (const ExportFormat &format : formats)

@@ -138,6 +138,17 @@ void WriteLists(JsonWriter &json, const InfoInput &input) {
     else
         json.Null();
 
+    const auto classes = RobloxClassCounts(scene);
+    if (!classes.empty()) {
+        json.Key("robloxClasses");
+        json.BeginObject();
+        for (const auto &[name, count] : classes) {
+            json.Key(name);
+            json.UInt(count);
+        }
+        json.EndObject();
+    }
+
     json.Key("materials");
     json.BeginArray();
     for (unsigned i = 0; i < scene.mNumMaterials; ++i) {

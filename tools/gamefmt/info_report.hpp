@@ -5,7 +5,10 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct aiScene;
 
@@ -21,6 +24,10 @@ struct InfoInput {
     bool verbose = false; // node metadata and transforms
     bool silent = false;  // statistics only
 };
+
+// Instances per class of a Roblox model/place scene (node metadata rbx.ClassName), most frequent first
+// (ties by name); empty for other scenes.
+std::vector<std::pair<std::string, std::uint64_t>> RobloxClassCounts(const aiScene &scene);
 
 void WriteInfoText(const InfoInput &input, std::ostream &out);
 void WriteInfoJson(const InfoInput &input, std::ostream &out);

@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <ostream>
 
 namespace gamefmt::cli {
@@ -175,6 +176,11 @@ void WriteDetails(const InfoInput &input, std::ostream &out) {
         out << "\nMetadata:\n";
         WriteMetadata(out, *scene.mMetaData, "    ", 0, input.verbose);
     }
+    const auto classes = RobloxClassCounts(scene);
+    if (!classes.empty()) {
+        out << "\nRoblox classes:\n";
+        for (const auto &[name, count] : classes) out << "    " << count << ' ' << Printable(name.data(), name.size(), false) << '\n';
+    }
     if (scene.mNumMaterials > 0) {
         out << "\nNamed Materials:\n";
         for (unsigned i = 0; i < scene.mNumMaterials; ++i) out << "    " << i << ' ' << MaterialName(scene, i) << '\n';
@@ -262,6 +268,17 @@ void WriteInfoText(const InfoInput &input, std::ostream &out) {
     const SceneStats stats = ComputeStats(*input.scene);
     WriteCounts(input, stats, out);
     if (!input.silent) WriteDetails(input, out);
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> RobloxClassCounts(const aiScene &scene) {
+    std::map<std::string, std::uint64_t> counts;
+    ForEachNode(scene, [&](const aiNode &node, std::uint64_t, std::int64_t, std::uint64_t, const aiMatrix4x4 &) {
+        aiString cls;
+        if (node.mMetaData != nullptr && node.mMetaData->Get("rbx.ClassName", cls)) ++counts[cls.C_Str()];
+    });
+    std::vector<std::pair<std::string, std::uint64_t>> sorted(counts.begin(), counts.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+    return sorted;
 }
 
 } // namespace gamefmt::cli

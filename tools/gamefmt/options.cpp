@@ -85,6 +85,8 @@ const std::vector<NamedOption> &NamedOptions() {
         {"--no-draco", GAMEFMT_RBXMESH_DRACO, "false", "write Roblox mesh 7.00 geometry raw, not Draco"},
         {"--no-lods", GAMEFMT_RBXMESH_GENERATE_LODS, "false", "generate no LOD levels (Roblox mesh export)"},
         {"--lod-ratios", GAMEFMT_RBXMESH_LOD_RATIOS, nullptr, "LOD face fractions, e.g. 0.5,0.25 (Roblox mesh)"},
+        {"--rbx-compression", GAMEFMT_RBX_EXPORT_COMPRESSION, nullptr,
+         "chunk compression of written .rbxm/.rbxl files: lz4, zstd or none"},
     };
     return table;
 }

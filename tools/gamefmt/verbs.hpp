@@ -19,6 +19,7 @@ int RunKnowExt(const Args &args, std::ostream &out, std::ostream &err);    // li
 int RunListExport(const Args &args, std::ostream &out, std::ostream &err); // listing.cpp
 int RunExportInfo(const Args &args, std::ostream &out, std::ostream &err); // listing.cpp
 int RunValidate(const Args &args, std::ostream &out, std::ostream &err);   // validate.cpp
+int RunDump(const Args &args, std::ostream &out, std::ostream &err);       // dump.cpp
 int RunExtract(const Args &args, std::ostream &out, std::ostream &err);    // extract.cpp
 
 } // namespace gamefmt::cli
