@@ -4,6 +4,10 @@
 #include "fixtures/roblox_mesh_fixtures.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
+#include "fixtures/rbx_fixtures.hpp"
+#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/writer.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -77,6 +81,71 @@ std::vector<gamefmt::fixtures::Fixture> RobloxMeshSeeds() {
     };
 }
 
+// A small model as the writers make it: a Model with two Parts (CFrame, size, Color3uint8, Anchored,
+// Material, Transparency) and a Ref between them.
+gamefmt::rbx::Document SmallRobloxDocument() {
+    namespace rbx = gamefmt::rbx;
+    rbx::Document doc;
+    doc.meta.emplace_back("ExplicitAutoJoints", "true");
+    const auto model = doc.addInstance("Model", "Model");
+    doc.setParent(model, rbx::kNoInstance);
+    for (int i = 0; i < 2; ++i) {
+        const auto part = doc.addInstance("Part", i == 0 ? "Base" : "Top");
+        doc.setParent(part, model);
+        auto add = [&](const char *name, rbx::Type type, rbx::ValueData data) {
+            rbx::Property p;
+            p.name = doc.names.intern(name);
+            p.value.type = type;
+            p.value.data = std::move(data);
+            doc.instances[part].properties.push_back(std::move(p));
+        };
+        rbx::CFrame cf;
+        cf.position = {0, 2.0f * static_cast<float>(i), 0};
+        if (i == 1) cf.rotation = {0, 0, 1, 0, 1, 0, -1, 0, 0};
+        add("CFrame", rbx::Type::CFrame, cf);
+        add("size", rbx::Type::Vector3, rbx::Vector3{4, 1, 2});
+        add("Color3uint8", rbx::Type::Color3uint8, rbx::Color3uint8{163, 162, 165});
+        add("Anchored", rbx::Type::Bool, true);
+        add("Material", rbx::Type::Enum, rbx::EnumValue{256});
+        add("Transparency", rbx::Type::Float32, 0.25f);
+    }
+    rbx::Property ref;
+    ref.name = doc.names.intern("PrimaryPart");
+    ref.value.type = rbx::Type::Ref;
+    ref.value.data = rbx::RefValue{1};
+    doc.instances[model].properties.push_back(ref);
+    return doc;
+}
+
+// Binary seeds: the hand-built fixtures (every type, each chunk compression, odd PRNT tables, unknown chunks
+// and types) and a small document written by WriteBinary. XML seeds: the same documents through WriteXml.
+void RobloxModelSeeds(std::vector<gamefmt::fixtures::Fixture> &binary, std::vector<gamefmt::fixtures::Fixture> &xml) {
+    namespace fx = gamefmt::fixtures::rbx;
+    namespace rbx = gamefmt::rbx;
+    binary = {{"all_types_raw.rbxm", fx::AllTypes(fx::ChunkMode::Raw)},
+              {"all_types_lz4.rbxm", fx::AllTypes(fx::ChunkMode::Lz4)},
+              {"all_types_zstd.rbxm", fx::AllTypes(fx::ChunkMode::Zstd)},
+              {"three_folders.rbxm", fx::ThreeFolders()},
+              {"unknown_chunk.rbxm", fx::UnknownChunk()},
+              {"unknown_type.rbxm", fx::UnknownTypeId()},
+              {"prnt_out_of_order.rbxm", fx::PrntOutOfOrder()},
+              {"orphan_and_cycle.rbxm", fx::OrphanAndCycle()},
+              {"tags_sharedstring.rbxm", fx::TagsAsSharedString()}};
+    const rbx::Document small = SmallRobloxDocument();
+    binary.push_back({"small_written.rbxm", rbx::WriteBinary(small)});
+    const std::string smallXml = rbx::WriteXml(small);
+    xml.push_back({"small_written.rbxmx", gamefmt::fixtures::Bytes(smallXml.begin(), smallXml.end())});
+    try {
+        const auto bytes = fx::AllTypes();
+        const std::string text = rbx::WriteXml(rbx::ReadBinary(bytes.data(), bytes.size()));
+        xml.push_back({"all_types.rbxmx", gamefmt::fixtures::Bytes(text.begin(), text.end())});
+    } catch (const std::exception &e) {
+        std::cerr << "gamefmt_fuzz_seeds: all_types.rbxmx skipped: " << e.what() << '\n';
+    }
+    xml.push_back({"empty.rbxmx", gamefmt::fixtures::Bytes{'<', 'r', 'o', 'b', 'l', 'o', 'x', '>', '<', '/', 'r', 'o',
+                                                           'b', 'l', 'o', 'x', '>'}});
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -85,11 +154,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     namespace fx = gamefmt::fixtures;
+    std::vector<fx::Fixture> rbxBinary, rbxXml;
+    RobloxModelSeeds(rbxBinary, rbxXml);
     const std::map<std::string, std::vector<fx::Fixture>> seeds = {
         {"roblox_mesh", RobloxMeshSeeds()},
-        {"roblox_model", {{"magic.rbxm", {'<', 'r', 'o', 'b', 'l', 'o', 'x', '!', 0x89, 0xFF, 0x0D, 0x0A, 0x1A, 0x0A}}}},
-        {"roblox_model_xml", {{"empty.rbxmx", fx::Bytes{'<', 'r', 'o', 'b', 'l', 'o', 'x', '>', '<', '/', 'r', 'o', 'b',
-                                                        'l', 'o', 'x', '>'}}}},
+        {"roblox_model", rbxBinary},
+        {"roblox_model_xml", rbxXml},
         {"sl_mesh", {{"map.llmesh", fx::Bytes{0x7B, 0, 0, 0, 1, 0x6B, 0, 0, 0, 8, 'h', 'i', 'g', 'h', '_', 'l', 'o',
                                               'd', 0x69, 0, 0, 0, 0, 0x7D}}}},
         {"redguard", {{"header_only.3d", fx::RedguardHeaderOnly()}}},

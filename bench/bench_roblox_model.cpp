@@ -1,0 +1,210 @@
+// Roblox model/place codec throughput: decode (ReadBinary), encode (WriteBinary) and the whole import to an
+// aiScene, on the largest corpus place (skipped when the corpus is absent) and on a generated place of
+// 100,000 Parts. Reported: bytes_per_second of the file, decompressed_per_second of chunk data, and
+// items_per_second = instances.
+#include "gamefmt/gamefmt.hpp"
+#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/writer.hpp"
+
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace rbx = gamefmt::rbx;
+using Bytes = std::vector<std::uint8_t>;
+
+// Sum of the uncompressed chunk lengths (roblox-model.md §2.1), walking the framing only.
+std::uint64_t DecompressedBytes(const Bytes &file) {
+    std::uint64_t total = 0;
+    std::size_t pos = 32;
+    while (pos + 16 <= file.size()) {
+        std::uint32_t cl = 0, ul = 0;
+        std::memcpy(&cl, file.data() + pos + 4, 4);
+        std::memcpy(&ul, file.data() + pos + 8, 4);
+        total += ul;
+        const bool end = std::memcmp(file.data() + pos, "END\0", 4) == 0;
+        pos += 16 + (cl != 0 ? cl : ul);
+        if (end) break;
+    }
+    return total;
+}
+
+struct Input {
+    std::string label;
+    Bytes bytes;
+    std::size_t instances = 0;
+    std::uint64_t decompressed = 0;
+};
+
+std::optional<std::filesystem::path> CorpusPlaces() {
+    std::vector<std::filesystem::path> roots;
+    if (const char *env = std::getenv("GAMEFMT_CORPUS")) roots.emplace_back(env);
+    roots.emplace_back("/work/shared/corpus");
+    roots.emplace_back("../shared/corpus");
+    for (const auto &root : roots) {
+        const auto places = root / "rbx" / "rbx-test-files" / "places";
+        std::error_code ec;
+        if (std::filesystem::is_directory(places, ec)) return places;
+    }
+    return std::nullopt;
+}
+
+// The largest binary place of the corpus, or an empty input.
+const Input &CorpusPlace() {
+    static const Input input = [] {
+        Input in;
+        const auto places = CorpusPlaces();
+        if (!places) return in;
+        std::filesystem::path best;
+        std::uintmax_t bestSize = 0;
+        for (const auto &entry : std::filesystem::recursive_directory_iterator(*places))
+            if (entry.path().extension() == ".rbxl" && entry.file_size() > bestSize) {
+                best = entry.path();
+                bestSize = entry.file_size();
+            }
+        if (best.empty()) return in;
+        std::ifstream f(best, std::ios::binary);
+        in.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        in.label = best.parent_path().filename().string();
+        in.instances = rbx::ReadBinary(in.bytes.data(), in.bytes.size()).instances.size();
+        in.decompressed = DecompressedBytes(in.bytes);
+        return in;
+    }();
+    return input;
+}
+
+// A place of `parts` Parts under Workspace, with the properties Studio writes most: CFrame (every fourth
+// rotated, the rest identity), size, Color3uint8, Anchored, CanCollide, Material, Transparency,
+// Reflectance, shape, TopSurface, BottomSurface, Locked.
+rbx::Document GeneratedPlace(std::size_t parts) {
+    rbx::Document doc;
+    const auto workspace = doc.addInstance("Workspace", "Workspace");
+    doc.instances[workspace].isService = true;
+    doc.setParent(workspace, rbx::kNoInstance);
+    doc.instances.reserve(parts + 1);
+    const std::uint32_t nCFrame = doc.names.intern("CFrame"), nSize = doc.names.intern("size"),
+                        nColor = doc.names.intern("Color3uint8"), nAnchored = doc.names.intern("Anchored"),
+                        nCollide = doc.names.intern("CanCollide"), nMaterial = doc.names.intern("Material"),
+                        nTransparency = doc.names.intern("Transparency"), nReflect = doc.names.intern("Reflectance"),
+                        nShape = doc.names.intern("shape"), nTop = doc.names.intern("TopSurface"),
+                        nBottom = doc.names.intern("BottomSurface"), nLocked = doc.names.intern("Locked");
+    for (std::size_t i = 0; i < parts; ++i) {
+        const auto part = doc.addInstance("Part", "Part" + std::to_string(i % 1000));
+        doc.setParent(part, workspace);
+        auto &props = doc.instances[part].properties;
+        props.reserve(12);
+        auto add = [&](std::uint32_t name, rbx::Type type, rbx::ValueData data) {
+            rbx::Property p;
+            p.name = name;
+            p.value.type = type;
+            p.value.data = std::move(data);
+            props.push_back(std::move(p));
+        };
+        rbx::CFrame cf;
+        cf.position = {static_cast<float>(i % 317) * 4.0f, static_cast<float>(i % 13),
+                       static_cast<float>(i / 317) * 2.0f};
+        if (i % 4 == 0) cf.rotation = {0.8f, 0, 0.6f, 0, 1, 0, -0.6f, 0, 0.8f};
+        add(nCFrame, rbx::Type::CFrame, cf);
+        add(nSize, rbx::Type::Vector3, rbx::Vector3{4, 1.2f, 2});
+        add(nColor, rbx::Type::Color3uint8,
+            rbx::Color3uint8{static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i >> 3), 165});
+        add(nAnchored, rbx::Type::Bool, true);
+        add(nCollide, rbx::Type::Bool, i % 7 != 0);
+        add(nMaterial, rbx::Type::Enum, rbx::EnumValue{i % 3 == 0 ? 272u : 256u});
+        add(nTransparency, rbx::Type::Float32, i % 10 == 0 ? 0.5f : 0.0f);
+        add(nReflect, rbx::Type::Float32, 0.0f);
+        add(nShape, rbx::Type::Enum, rbx::EnumValue{1});
+        add(nTop, rbx::Type::Enum, rbx::EnumValue{0});
+        add(nBottom, rbx::Type::Enum, rbx::EnumValue{0});
+        add(nLocked, rbx::Type::Bool, false);
+    }
+    return doc;
+}
+
+const Input &GeneratedInput() {
+    static const Input input = [] {
+        Input in;
+        in.label = "generated_100k_parts";
+        const rbx::Document doc = GeneratedPlace(100000);
+        in.bytes = rbx::WriteBinary(doc);
+        in.instances = doc.instances.size();
+        in.decompressed = DecompressedBytes(in.bytes);
+        return in;
+    }();
+    return input;
+}
+
+void Report(benchmark::State &state, const Input &in) {
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.bytes.size()));
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * in.instances));
+    state.counters["decompressed_per_second"] =
+        benchmark::Counter(static_cast<double>(in.decompressed), benchmark::Counter::kIsIterationInvariantRate,
+                           benchmark::Counter::kIs1024);
+    state.SetLabel(in.label);
+}
+
+const Input *Pick(benchmark::State &state) {
+    const Input &in = state.range(0) == 0 ? CorpusPlace() : GeneratedInput();
+    if (in.bytes.empty()) {
+        state.SkipWithError("corpus place not found (/work/shared/corpus or $GAMEFMT_CORPUS)");
+        return nullptr;
+    }
+    return &in;
+}
+
+void BM_RbxDecodeBinary(benchmark::State &state) {
+    const Input *in = Pick(state);
+    if (in == nullptr) return;
+    for (auto _ : state) {
+        rbx::Document doc = rbx::ReadBinary(in->bytes.data(), in->bytes.size());
+        benchmark::DoNotOptimize(doc.instances.data());
+    }
+    Report(state, *in);
+}
+
+void BM_RbxEncodeBinary(benchmark::State &state) {
+    const Input *in = Pick(state);
+    if (in == nullptr) return;
+    const rbx::Document doc = rbx::ReadBinary(in->bytes.data(), in->bytes.size());
+    for (auto _ : state) {
+        Bytes out = rbx::WriteBinary(doc);
+        benchmark::DoNotOptimize(out.data());
+    }
+    Report(state, *in);
+}
+
+void BM_RbxImportScene(benchmark::State &state) {
+    const Input *in = Pick(state);
+    if (in == nullptr) return;
+    for (auto _ : state) {
+        Assimp::Importer importer;
+        gamefmt::RegisterImporters(importer);
+        const aiScene *scene = importer.ReadFileFromMemory(in->bytes.data(), in->bytes.size(), 0, "rbxl");
+        if (scene == nullptr) {
+            state.SkipWithError(importer.GetErrorString());
+            return;
+        }
+        benchmark::DoNotOptimize(scene->mRootNode);
+    }
+    Report(state, *in);
+}
+
+// Argument 0: the largest corpus place; 1: the generated place.
+BENCHMARK(BM_RbxDecodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxEncodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxImportScene)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+} // namespace
