@@ -157,10 +157,16 @@ void MetadataBuilder::Fill(aiMetadata *md, unsigned index, const Entry &e) {
     case AI_AISTRING: md->Set(index, key.C_Str(), ToAiString(e.s)); break;
     case AI_AIVECTOR3D: md->Set(index, key.C_Str(), e.v); break;
     case AI_AIMETADATA: {
-        aiMetadata *nested = aiMetadata::Alloc(static_cast<unsigned>(e.nested.size()));
-        for (unsigned k = 0; k < e.nested.size(); ++k) Fill(nested, k, e.nested[k]);
-        md->Set(index, key.C_Str(), *nested); // Set copies the nested metadata
-        delete nested;
+        // aiMetadata::Alloc(0) returns null: an empty nested block is an empty aiMetadata.
+        aiMetadata nested;
+        if (!e.nested.empty()) {
+            aiMetadata *filled = aiMetadata::Alloc(static_cast<unsigned>(e.nested.size()));
+            for (unsigned k = 0; k < e.nested.size(); ++k) Fill(filled, k, e.nested[k]);
+            md->Set(index, key.C_Str(), *filled); // Set copies the nested metadata
+            delete filled;
+        } else {
+            md->Set(index, key.C_Str(), nested);
+        }
         break;
     }
     default: break;

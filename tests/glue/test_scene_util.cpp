@@ -93,6 +93,17 @@ TEST(SceneUtil, MetadataTypesNestingAndLongText) {
     delete m;
 }
 
+TEST(SceneUtil, EmptyNestedMetadataIsAnEmptyBlock) {
+    MetadataBuilder md;
+    md.Add("empty", MetadataBuilder());
+    aiMetadata *m = md.Build();
+    ASSERT_NE(m, nullptr);
+    aiMetadata nested;
+    ASSERT_TRUE(m->Get("empty", nested));
+    EXPECT_EQ(nested.mNumProperties, 0u);
+    delete m;
+}
+
 TEST(SceneUtil, MergeKeepsExistingEntries) {
     aiScene scene;
     MetadataBuilder first;
