@@ -288,6 +288,7 @@ private:
         std::size_t classIndex;
         std::vector<std::int32_t> referents;
         bool service;
+        std::vector<std::uint8_t> markers; // format 1: one marker byte per instance
     };
 
     std::size_t readInst(ByteReader &r) {
@@ -312,7 +313,8 @@ private:
         if (format == 1) {
             const std::uint8_t *markers = r.take(count);
             // Studio writes 01; a model holding a Lighting service stores 00 (corpus
-            // lighting-with-int32-attribute). The DOM keeps only "format 1".
+            // lighting-with-int32-attribute): kept per instance so the writer repeats it.
+            p.markers.assign(markers, markers + count);
             for (std::uint32_t i = 0; i < count; ++i)
                 if (markers[i] > 1) {
                     warn("class " + cls.name + ": service marker " + std::to_string(markers[i]) +
@@ -332,12 +334,14 @@ private:
         for (PendingInst &p : mPending) {
             ClassInfo &cls = mClasses[p.classIndex];
             cls.instances.reserve(p.referents.size());
-            for (std::int32_t ref : p.referents) {
+            for (std::size_t k = 0; k < p.referents.size(); ++k) {
+                const std::int32_t ref = p.referents[k];
                 const auto idx = static_cast<std::uint32_t>(mDoc.instances.size());
                 Instance inst;
                 inst.className = cls.nameId;
                 inst.referent = std::to_string(ref);
                 inst.isService = p.service;
+                if (p.service) inst.serviceMarker = p.markers[k];
                 mDoc.instances.push_back(std::move(inst));
                 cls.instances.push_back(idx);
             }

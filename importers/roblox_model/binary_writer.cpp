@@ -364,7 +364,8 @@ void Writer::writeInst(std::uint32_t classId, const ClassInfo &info) {
     for (std::uint32_t i : info.members) refs.push_back(mReferents[i]);
     PutReferentArray(mBody, std::move(refs));
     if (info.service)
-        for (std::uint32_t i : info.members) mBody.push_back(mDoc.instances[i].isService ? 1 : 0);
+        for (std::uint32_t i : info.members)
+            mBody.push_back(mDoc.instances[i].isService ? mDoc.instances[i].serviceMarker : 0);
     emitChunk("INST", mBody);
 }
 

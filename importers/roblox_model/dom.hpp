@@ -234,6 +234,7 @@ struct Instance {
     std::string name;            // the Name property (routed here, never in `properties`)
     std::string referent;        // binary: decimal referent; XML: the referent attribute ("" when absent)
     bool isService = false;      // binary INST format 1 / service marker
+    std::uint8_t serviceMarker = 1; // the marker byte as stored (Studio writes 01; one real file has 00)
     std::uint32_t parent = kNoInstance;
     std::vector<std::uint32_t> children; // in file order
     std::vector<Property> properties;    // in file order (binary: PROP chunk order)

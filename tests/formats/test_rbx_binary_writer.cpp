@@ -771,13 +771,11 @@ TEST(RbxBinaryWriter, CorpusChunkBodiesMatchStudio) {
     std::size_t identical = 0, total = 0;
     std::vector<std::string> differing;
     for (const auto &file : CorpusBinaries(*corpus_root / "rbx/rbx-test-files")) {
-        // Known exceptions, both outside what the document model keeps:
-        //  * gui-inset-and-font-migration: Studio numbered its classes 0,1,4,3,2 (§2.7); the writer
-        //    renumbers 0..K-1 in name order, so INST and PROP class ids differ.
-        //  * lighting-with-int32-attribute: Studio wrote the service marker of Lighting (INST format 1)
-        //    as 00; the DOM keeps only isService and the writer writes 01 (§2.3, §2.7).
+        // Known exception, outside what the document model keeps: gui-inset-and-font-migration, where
+        // Studio numbered its classes 0,1,4,3,2 (§2.7); the writer renumbers 0..K-1 in name order, so
+        // INST and PROP class ids differ. (lighting-with-int32-attribute's 00 service marker is kept.)
         const std::string label = Label(file);
-        if (label == "models/gui-inset-and-font-migration" || label == "models/lighting-with-int32-attribute") continue;
+        if (label == "models/gui-inset-and-font-migration") continue;
         const Bytes original = gamefmt::test::ReadBytes(file);
         const Parsed a = Parse(original);
         const Parsed b = Parse(WriteBinary(ReadBinary(original.data(), original.size())));
