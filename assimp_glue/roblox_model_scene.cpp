@@ -378,7 +378,10 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
         const auto it = referents.find(std::string(referent));
         return it == referents.end() ? kNoInstance : it->second;
     });
-    for (const auto &[index, props] : bags) {
+    for (const auto &bag : bags) {
+        // Named copies: C++17 lambdas cannot capture structured bindings (clang rejects it).
+        const auto index = bag.first;
+        const auto *props = bag.second;
         if (props == nullptr) continue;
         ForEachJoined(*props, [&](std::string_view fullKey, std::string_view text, const aiMetadataEntry &e) {
             const std::string_view prefix(kRbxPropPrefix);

@@ -52,8 +52,7 @@ struct Input {
 std::optional<std::filesystem::path> CorpusPlaces() {
     std::vector<std::filesystem::path> roots;
     if (const char *env = std::getenv("GAMEFMT_CORPUS")) roots.emplace_back(env);
-    roots.emplace_back("/work/shared/corpus");
-    roots.emplace_back("../shared/corpus");
+    roots.emplace_back(std::string(GAMEFMT_SOURCE_DIR) + "/../shared/corpus"); // beside the project
     for (const auto &root : roots) {
         const auto places = root / "rbx" / "rbx-test-files" / "places";
         std::error_code ec;
@@ -159,7 +158,7 @@ void Report(benchmark::State &state, const Input &in) {
 const Input *Pick(benchmark::State &state) {
     const Input &in = state.range(0) == 0 ? CorpusPlace() : GeneratedInput();
     if (in.bytes.empty()) {
-        state.SkipWithError("corpus place not found (/work/shared/corpus or $GAMEFMT_CORPUS)");
+        state.SkipWithError("corpus place not found (../shared/corpus beside the project, or $GAMEFMT_CORPUS)");
         return nullptr;
     }
     return &in;
