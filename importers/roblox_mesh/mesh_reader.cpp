@@ -420,6 +420,20 @@ void RequireHeader(const ByteReader &r, std::size_t minimum, const std::string &
              "the " + version + " header needs " + Str(minimum) + " bytes, " + Str(r.remaining()) + " remain");
 }
 
+// 2.00 and 3.xx: the sizes the header declares are strides (§5): check their minimums, then skip any
+// header bytes beyond the known fields.
+void ApplyStrides(ByteReader &r, RobloxMesh &mesh, std::size_t start, std::uint16_t headerSize, std::uint8_t vertexSize,
+                  std::uint8_t faceSize) {
+    if (vertexSize < 36) Fail(start + 2, "sizeof_vertex " + Str(vertexSize) + " is smaller than 36");
+    if (faceSize < 12) Fail(start + 3, "sizeof_face " + Str(faceSize) + " is smaller than 12");
+    if (headerSize > r.size() - start)
+        Fail(start, "sizeof_header " + Str(headerSize) + " runs past the end of the file");
+    r.seek(start + headerSize);
+    mesh.headerSize = headerSize;
+    mesh.vertexSize = vertexSize;
+    mesh.faceSize = faceSize;
+}
+
 void ReadV2(ByteReader &r, RobloxMesh &mesh) {
     RequireHeader(r, 12, mesh.version);
     const std::size_t start = r.offset();
@@ -431,15 +445,7 @@ void ReadV2(ByteReader &r, RobloxMesh &mesh) {
     const std::uint32_t numVerts = r.u32le();
     const std::size_t numFacesAt = r.offset();
     const std::uint32_t numFaces = r.u32le();
-    if (vertexSize < 36) Fail(start + 2, "sizeof_vertex " + Str(vertexSize) + " is smaller than 36");
-    if (faceSize < 12) Fail(start + 3, "sizeof_face " + Str(faceSize) + " is smaller than 12");
-    if (headerSize > r.size() - start)
-        Fail(start, "sizeof_header " + Str(headerSize) + " runs past the end of the file");
-    r.seek(start + headerSize);
-
-    mesh.headerSize = headerSize;
-    mesh.vertexSize = vertexSize;
-    mesh.faceSize = faceSize;
+    ApplyStrides(r, mesh, start, headerSize, vertexSize, faceSize);
     ReadVertices(r, numVerts, vertexSize, numVertsAt, mesh.vertices);
     ReadFaces(r, numFaces, faceSize, numFacesAt, numVerts, mesh.faces);
     KeepTrailing(mesh, r, "faces");
@@ -459,16 +465,8 @@ void ReadV3(ByteReader &r, RobloxMesh &mesh) {
     const std::uint32_t numVerts = r.u32le();
     const std::size_t numFacesAt = r.offset();
     const std::uint32_t numFaces = r.u32le();
-    if (vertexSize < 36) Fail(start + 2, "sizeof_vertex " + Str(vertexSize) + " is smaller than 36");
-    if (faceSize < 12) Fail(start + 3, "sizeof_face " + Str(faceSize) + " is smaller than 12");
     if (lodSize < 4) Fail(start + 4, "sizeof_LOD " + Str(lodSize) + " is smaller than 4");
-    if (headerSize > r.size() - start)
-        Fail(start, "sizeof_header " + Str(headerSize) + " runs past the end of the file");
-    r.seek(start + headerSize);
-
-    mesh.headerSize = headerSize;
-    mesh.vertexSize = vertexSize;
-    mesh.faceSize = faceSize;
+    ApplyStrides(r, mesh, start, headerSize, vertexSize, faceSize);
     mesh.lodEntrySize = lodSize;
     ReadVertices(r, numVerts, vertexSize, numVertsAt, mesh.vertices);
     ReadFaces(r, numFaces, faceSize, numFacesAt, numVerts, mesh.faces);
