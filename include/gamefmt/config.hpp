@@ -48,3 +48,58 @@
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
 // "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C
 #define GAMEFMT_RBX_EXPORT_COMPRESSION "GAMEFMT_RBX_EXPORT_COMPRESSION"
+
+// ---------------------------------------------------------------- Second Life mesh (.llmesh .slm)
+
+// Import (string, default "high"): which level of detail becomes the scene: "high", "medium", "low",
+// "lowest" or "all" (every level present, each under its own node "high_lod", "medium_lod", ...). An
+// integer property 0 (lowest) ... 3 (high) is accepted too. A level missing from the file falls back to the
+// next lower one, then to higher ones (as the viewer does). CLI: --sl-lod LEVEL
+#define GAMEFMT_SLMESH_LOD "GAMEFMT_SLMESH_LOD"
+
+// Import (bool, default false): same as GAMEFMT_SLMESH_LOD = "all". CLI: --sl-lod all
+#define GAMEFMT_SLMESH_ALL_LODS "GAMEFMT_SLMESH_ALL_LODS"
+
+// Import (bool, default false): add the physics data under a node "physics": the physics_mesh block as
+// meshes, and physics_convex's bounding hull and each decomposition hull as meshes (faces computed with
+// qhull; fewer than 4 or coplanar points become a point mesh). CLI: --sl-physics
+#define GAMEFMT_SLMESH_PHYSICS "GAMEFMT_SLMESH_PHYSICS"
+
+// Import and export (bool, default true): convert between Second Life's Z-up frame and Assimp's Y-up
+// frame with a root rotation (SL +Z -> +Y, SL +Y -> -Z); vertex data stays in the SL frame. false keeps
+// Z-up (root identity, scene metadata UpAxis = 2) on import. The exporter undoes the rotation when the
+// scene says UpAxis = 2, whatever this option. CLI: --sl-zup (sets false)
+#define GAMEFMT_SLMESH_YUP "GAMEFMT_SLMESH_YUP"
+
+// Import (bool, default false): rigged assets get every joint of the avatar skeleton (159 nodes) instead
+// of only the joints the skin names plus their ancestors. CLI: --sl-full-skeleton
+#define GAMEFMT_SLMESH_SKELETON "GAMEFMT_SLMESH_SKELETON"
+
+// Import (bool, default true): apply a static mesh's NormalizedScale as the scale of its LOD node, giving
+// it its uploaded size. CLI: --option GAMEFMT_SLMESH_NORMALIZED_SCALE=0
+#define GAMEFMT_SLMESH_NORMALIZED_SCALE "GAMEFMT_SLMESH_NORMALIZED_SCALE"
+
+// Import (int, MiB, default 64): ceiling on the inflated size of one block; a block that needs more is
+// skipped with a warning (and the file fails if no level of detail is left). Values <= 0 mean the default.
+// CLI: --option GAMEFMT_SLMESH_MAX_INFLATED=N
+#define GAMEFMT_SLMESH_MAX_INFLATED "GAMEFMT_SLMESH_MAX_INFLATED"
+
+// Import (int, default 0): which mesh of a .slm model save to import. CLI: --option GAMEFMT_SLMESH_SLM_MESH=N
+#define GAMEFMT_SLMESH_SLM_MESH "GAMEFMT_SLMESH_SLM_MESH"
+
+// Export (bool, default false): a scene with more than 8 materials is written as several files, the
+// model and <stem>_<k>.llmesh submodels (header submodel_id = k), instead of failing. CLI: --sl-submodels
+#define GAMEFMT_SLMESH_SUBMODELS "GAMEFMT_SLMESH_SUBMODELS"
+
+// Export (bool, default false): write the material names as the header's material_list (what the viewer
+// puts in .slm saves; uploads do not carry it). CLI: --sl-material-list
+#define GAMEFMT_SLMESH_MATERIAL_LIST "GAMEFMT_SLMESH_MATERIAL_LIST"
+
+// Export (bool, default true): when the scene has only one level of detail, generate medium, low and
+// lowest with meshoptimizer at GAMEFMT_SLMESH_LOD_RATIOS; false repeats the high level. CLI: --no-lods
+#define GAMEFMT_SLMESH_GENERATE_LODS "GAMEFMT_SLMESH_GENERATE_LODS"
+
+// Export (string, default "0.5,0.25,0.125"): the triangle fractions of the high level that medium, low and
+// lowest aim at (the viewer's own auto-LOD uses "0.333,0.111,0.037"). Each lower level ends up with fewer
+// triangles than the one above, or repeats it when the simplifier cannot go lower. CLI: --lod-ratios
+#define GAMEFMT_SLMESH_LOD_RATIOS "GAMEFMT_SLMESH_LOD_RATIOS"
