@@ -96,10 +96,10 @@
 #define GAMEFMT_SLMESH_MATERIAL_LIST "GAMEFMT_SLMESH_MATERIAL_LIST"
 
 // Export (bool, default true): when the scene has only one level of detail, generate medium, low and
-// lowest with meshoptimizer at GAMEFMT_SLMESH_LOD_RATIOS; false repeats the high level. CLI: --no-lods
+// lowest with meshoptimizer at GAMEFMT_SLMESH_LOD_RATIOS; false repeats the high level. CLI: --sl-no-lods
 #define GAMEFMT_SLMESH_GENERATE_LODS "GAMEFMT_SLMESH_GENERATE_LODS"
 
 // Export (string, default "0.5,0.25,0.125"): the triangle fractions of the high level that medium, low and
 // lowest aim at (the viewer's own auto-LOD uses "0.333,0.111,0.037"). Each lower level ends up with fewer
-// triangles than the one above, or repeats it when the simplifier cannot go lower. CLI: --lod-ratios
+// triangles than the one above, or repeats it when the simplifier cannot go lower. CLI: --sl-lod-ratios R,R,R
 #define GAMEFMT_SLMESH_LOD_RATIOS "GAMEFMT_SLMESH_LOD_RATIOS"

@@ -87,6 +87,15 @@ const std::vector<NamedOption> &NamedOptions() {
         {"--lod-ratios", GAMEFMT_RBXMESH_LOD_RATIOS, nullptr, "LOD face fractions, e.g. 0.5,0.25 (Roblox mesh)"},
         {"--rbx-compression", GAMEFMT_RBX_EXPORT_COMPRESSION, nullptr,
          "chunk compression of written .rbxm/.rbxl files: lz4, zstd or none"},
+        {"--sl-lod", GAMEFMT_SLMESH_LOD, nullptr, "Second Life level to import: high, medium, low, lowest or all"},
+        {"--sl-physics", GAMEFMT_SLMESH_PHYSICS, "true", "import Second Life physics meshes and convex hulls"},
+        {"--sl-zup", GAMEFMT_SLMESH_YUP, "false", "keep Second Life's Z-up frame (no root rotation)"},
+        {"--sl-full-skeleton", GAMEFMT_SLMESH_SKELETON, "true", "import all 159 avatar joints for rigged assets"},
+        {"--sl-submodels", GAMEFMT_SLMESH_SUBMODELS, "true", "write > 8 materials as submodel files (.llmesh)"},
+        {"--sl-material-list", GAMEFMT_SLMESH_MATERIAL_LIST, "true", "write material names into the .llmesh header"},
+        {"--sl-no-lods", GAMEFMT_SLMESH_GENERATE_LODS, "false", "repeat the high level instead of generating LODs"},
+        {"--sl-lod-ratios", GAMEFMT_SLMESH_LOD_RATIOS, nullptr,
+         "triangle fractions for medium,low,lowest, e.g. 0.5,0.25,0.125 (.llmesh)"},
     };
     return table;
 }
