@@ -75,9 +75,10 @@ TEST(HouseRules, EveryOptionIsDocumentedAndReachableFromTheCommandLine) {
         ASSERT_NE(cliAt, std::string::npos) << name << ": its comment in config.hpp names no CLI form";
         std::smatch flag;
         const std::string cliText = comment.substr(cliAt);
-        if (std::regex_search(cliText, flag, std::regex(R"(CLI: (--[a-z0-9-]+))")) && flag[1] != "--option")
+        if (std::regex_search(cliText, flag, std::regex(R"(CLI: (--[a-z0-9-]+))")) && flag[1] != "--option") {
             EXPECT_NE(cli.find("{\"" + std::string(flag[1]) + "\""), std::string::npos)
                 << name << ": flag " << flag[1] << " is not in the command line's NamedOptions table";
+        }
     }
     EXPECT_GE(options, 20u);
 }
