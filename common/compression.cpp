@@ -83,8 +83,10 @@ public:
 
     // Inflates all of `data` into `out`. With `growable`, `out` doubles up to `ceiling`; otherwise it
     // must already have the declared size. Returns the number of bytes produced.
+    // With `streamEnd`, bytes after the end of the stream are allowed and *streamEnd receives the stream's
+    // length; otherwise they are an error.
     std::size_t run(const std::uint8_t *data, std::size_t size, std::vector<std::uint8_t> &out, bool growable,
-                    std::uint64_t ceiling) {
+                    std::uint64_t ceiling, std::size_t *streamEnd = nullptr) {
         std::size_t inFed = 0; // input bytes handed to zlib so far
         std::size_t produced = 0;
         std::uint8_t probe = 0; // a 1-byte window that tells "stream ends here" from "more output follows"
@@ -130,7 +132,8 @@ public:
                 continue;
             case Z_STREAM_END: {
                 const std::size_t consumed = inFed - mStream.avail_in;
-                if (consumed != size)
+                if (streamEnd != nullptr) *streamEnd = consumed;
+                if (consumed != size && streamEnd == nullptr)
                     throw FormatError(mFormat, to_string(size - consumed) + " bytes follow the end of the zlib stream",
                                       mBase + consumed);
                 return produced;
@@ -260,6 +263,12 @@ std::vector<std::uint8_t> InflateZlib(const std::uint8_t *data, std::size_t size
 
 std::vector<std::uint8_t> InflateZlibUnknownSize(const std::uint8_t *data, std::size_t size, const char *format,
                                                  std::size_t baseOffset, const DecompressionLimits &limits) {
+    return InflateZlibUnknownSize(data, size, format, baseOffset, limits, nullptr);
+}
+
+std::vector<std::uint8_t> InflateZlibUnknownSize(const std::uint8_t *data, std::size_t size, const char *format,
+                                                 std::size_t baseOffset, const DecompressionLimits &limits,
+                                                 std::size_t *streamEnd) {
     const std::uint64_t ceiling =
         std::min<std::uint64_t>(DecompressionCeiling(size, limits), std::numeric_limits<std::size_t>::max());
     // Start near a typical deflate ratio so most streams need no regrowth, but let big outputs prove
@@ -268,7 +277,7 @@ std::vector<std::uint8_t> InflateZlibUnknownSize(const std::uint8_t *data, std::
         std::max<std::uint64_t>(std::min<std::uint64_t>(std::uint64_t(size) * 4, 64 << 20), 4096);
     std::vector<std::uint8_t> out(static_cast<std::size_t>(std::min(guess, ceiling)));
     Inflater inflater(format, baseOffset);
-    out.resize(inflater.run(data, size, out, true, ceiling));
+    out.resize(inflater.run(data, size, out, true, ceiling, streamEnd));
     return out;
 }
 

@@ -61,6 +61,11 @@ std::vector<std::uint8_t> InflateZlib(const std::uint8_t *data, std::size_t size
 // and inflating stops with an error once the output would exceed the ceiling.
 std::vector<std::uint8_t> InflateZlibUnknownSize(const std::uint8_t *data, std::size_t size, const char *format,
                                                  std::size_t baseOffset = 0, const DecompressionLimits &limits = {});
+// The same, but bytes after the end of the stream are allowed (as the Second Life viewer allows them in mesh
+// blocks): *streamEnd receives the length of the stream itself (== size when nothing follows).
+std::vector<std::uint8_t> InflateZlibUnknownSize(const std::uint8_t *data, std::size_t size, const char *format,
+                                                 std::size_t baseOffset, const DecompressionLimits &limits,
+                                                 std::size_t *streamEnd);
 
 // ---------------------------------------------------------------- compression
 // Errors (input too large for the library, invalid level) are FormatErrors without an offset.

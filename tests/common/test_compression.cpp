@@ -431,6 +431,27 @@ TEST(Compression, ZlibRoundTrip) {
     }
 }
 
+TEST(Compression, ZlibTrailingBytesAreAnErrorUnlessTheCallerAsksWhereTheStreamEnds) {
+    Bytes padded = kStoredHello;
+    padded.insert(padded.end(), {0xAA, 0xBB, 0xCC});
+    try {
+        InflateZlibUnknownSize(padded.data(), padded.size(), "T", 100);
+        ADD_FAILURE() << "trailing bytes accepted";
+    } catch (const FormatError &e) {
+        EXPECT_EQ(e.offset(), 100 + kStoredHello.size());
+        EXPECT_NE(e.message().find("3 bytes follow the end of the zlib stream"), std::string::npos) << e.message();
+    }
+    std::size_t streamEnd = 0;
+    EXPECT_EQ(InflateZlibUnknownSize(padded.data(), padded.size(), "T", 100, {}, &streamEnd), Str("hello"));
+    EXPECT_EQ(streamEnd, kStoredHello.size());
+    streamEnd = 0;
+    EXPECT_EQ(InflateZlibUnknownSize(kStoredHello.data(), kStoredHello.size(), "T", 0, {}, &streamEnd), Str("hello"));
+    EXPECT_EQ(streamEnd, kStoredHello.size());
+    // A cut stream is still an error with the out-parameter.
+    EXPECT_THROW(InflateZlibUnknownSize(kStoredHello.data(), kStoredHello.size() - 1, "T", 0, {}, &streamEnd),
+                 FormatError);
+}
+
 TEST(Compression, ZlibUnknownSizeGrowsManyTimes) {
     const Bytes in = Pattern(3 * MiB); // compresses ~1000:1, so the 4 KiB first guess doubles ~10 times
     const Bytes c = DeflateZlib(in.data(), in.size(), 9);
