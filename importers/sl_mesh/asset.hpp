@@ -199,7 +199,9 @@ struct ReadOptions {
     std::uint32_t blocks = kBlockAll;                  // which blocks to inflate and decode
     std::size_t maxInflatedBlock = 64u * 1024u * 1024u; // per block (§2)
     std::size_t slmMeshIndex = 0;                       // which `mesh` element of a .slm container
-    LLSDLimits limits;
+    // Real blocks hold at most a few thousand values (a 110-joint skin about 4,000): 65,536 keeps a hostile
+    // block of 64 MiB of one-byte values from costing gigabytes of LLSD values.
+    LLSDLimits limits{128, std::size_t(1) << 16};
 };
 
 // Reads an asset (or a .slm container's element slmMeshIndex). Throws FormatError for what makes the file

@@ -363,9 +363,16 @@ private:
             mIn.failAt(at, "nesting deeper than the limit of " + std::to_string(mLimits.maxDepth));
     }
 
+    void countValues(std::size_t at, std::uint64_t count) {
+        if (count > mLimits.maxValues || mValues > mLimits.maxValues - count)
+            mIn.failAt(at, "more than the limit of " + std::to_string(mLimits.maxValues) + " values");
+        mValues += count;
+    }
+
     // Reads one value; scalars go to their parent, containers open a frame. True when the document is done.
     bool readValue() {
         const std::size_t at = mIn.tell();
+        countValues(at, 1);
         const std::uint8_t marker = mIn.u8();
         switch (marker) {
         case '!':
@@ -402,6 +409,10 @@ private:
             const bool isMap = marker == '{';
             const std::uint64_t minSize = isMap ? kMinMapPair : kMinArrayElement;
             const std::uint64_t count = readCount(isMap ? "map" : "array", minSize);
+            // Its elements will count too: refuse now rather than reserve room for them.
+            if (count > mLimits.maxValues - mValues)
+                mIn.failAt(at, std::string(isMap ? "map" : "array") + " of " + std::to_string(count) +
+                                   " entries exceeds the limit of " + std::to_string(mLimits.maxValues) + " values");
             mStack.emplace_back();
             Frame &f = mStack.back();
             f.isMap = isMap;
@@ -483,6 +494,7 @@ private:
     const LLSDLimits &mLimits;
     std::vector<Frame> mStack;
     std::uint64_t mClaimed = 0; // minimum bytes the open containers' unread elements still need
+    std::size_t mValues = 0;    // values read so far (LLSDLimits::maxValues)
     LLSD mResult;
 };
 

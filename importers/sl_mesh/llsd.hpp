@@ -76,11 +76,14 @@ public:
     // Map lookup (nullptr when absent or not a map). With duplicate keys in a file the reader keeps the last.
     const LLSD *find(std::string_view key) const;
     LLSD *find(std::string_view key);
-    // Sets (replaces or appends) a map entry; turns an undefined value into a map first.
+    // Sets (replaces or appends) a map entry; turns an undefined value into a map first. On any other
+    // type it throws FormatError.
     LLSD &set(std::string_view key, LLSD value);
     // Removes a map entry; returns whether it existed.
     bool erase(std::string_view key);
 
+    // Reals and dates compare by their bits (memcmp of the double): NaN equals the same NaN, 0.0 != -0.0,
+    // i.e. equal means "writes the same bytes". Integer 1 != Real 1.0 (types differ). Maps ignore entry order.
     bool operator==(const LLSD &other) const;
     bool operator!=(const LLSD &other) const { return !(*this == other); }
 
@@ -97,7 +100,12 @@ private:
 };
 
 struct LLSDLimits {
-    std::size_t maxDepth = 128; // nesting of arrays/maps (the viewer uses 96 for mesh blocks); deeper = error
+    // Nesting of arrays/maps (the viewer uses 96 for mesh blocks); deeper = error. The reader itself is
+    // iterative, but LLSD values are copied, compared, written and destroyed recursively: keep this modest.
+    std::size_t maxDepth = 128;
+    // Values of any type in one document (containers included). Each parsed value costs ~140 bytes of
+    // memory, so this bounds what a small, highly compressible input can make the reader allocate.
+    std::size_t maxValues = std::size_t(1) << 20;
 };
 
 struct LLSDParseResult {

@@ -530,6 +530,30 @@ TEST(SlLlsdHostile, HugeCountsRejectedBeforeAllocating) {
     EXPECT_EQ(Parse(Hex("5B 00000002  5B 00000002 21 21 5D 21 5D")).value.array().size(), 2u);
 }
 
+TEST(SlLlsdHostile, ValueCountLimit) {
+    // 1 array + 4 undefined values = 5 values: fits a limit of 5, not of 4.
+    const Bytes doc = Hex("5B 00000004 21 21 21 21 5D");
+    LLSDLimits limits;
+    limits.maxValues = 5;
+    EXPECT_EQ(ParseBinaryLLSD(doc.data(), doc.size(), 0, limits).value.array().size(), 4u);
+    limits.maxValues = 4;
+    try {
+        ParseBinaryLLSD(doc.data(), doc.size(), 0, limits);
+        ADD_FAILURE() << "limit not enforced";
+    } catch (const FormatError &e) {
+        EXPECT_EQ(e.offset(), 0u); // the array's count alone exceeds it: refused before reserving
+        EXPECT_TRUE(Contains(e.message(), "limit of 4 values")) << e.message();
+    }
+    // Values spread over nested arrays count together: [[!!][!!]] is 7 values.
+    const Bytes nested = Hex("5B 00000002 5B 00000002 21 21 5D 5B 00000002 21 21 5D 5D");
+    limits.maxValues = 6;
+    EXPECT_THROW(ParseBinaryLLSD(nested.data(), nested.size(), 0, limits), FormatError);
+    limits.maxValues = 7;
+    EXPECT_EQ(ParseBinaryLLSD(nested.data(), nested.size(), 0, limits).value.array().size(), 2u);
+    // The default allows a million values.
+    EXPECT_EQ(LLSDLimits().maxValues, std::size_t(1) << 20);
+}
+
 TEST(SlLlsdHostile, DeepNestingRejectedWithoutStackOverflow) {
     const Bytes brackets(100000, '[');
     EXPECT_THROW(Parse(brackets), FormatError);
