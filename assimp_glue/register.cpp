@@ -2,12 +2,13 @@
 #include "gamefmt/gamefmt.hpp"
 
 #include "importers/redguard/detect.hpp"
-#include "importers/sl_mesh/detect.hpp"
 #include "pending_importer.hpp"
 #include "roblox_mesh_exporter.hpp"
 #include "roblox_mesh_importer.hpp"
 #include "roblox_model_exporter.hpp"
 #include "roblox_model_importer.hpp"
+#include "sl_mesh_exporter.hpp"
+#include "sl_mesh_importer.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -23,15 +24,10 @@ namespace gamefmt {
 namespace {
 
 // aiImporterDesc flags (importerdesc.h): Text=1, Binary=2, Compressed=4, LimitedSupport=8, Experimental=16.
-const aiImporterDesc kSlMeshDesc = {
-    "gamefmt Second Life mesh", "gamefmt", "gamefmt", "Second Life mesh assets (recognised; reading pending)",
-    aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_SupportCompressedFlavour | aiImporterFlags_Experimental,
-    0, 0, 0, 0, "llmesh slm"};
 const aiImporterDesc kRedguardDesc = {
     "gamefmt Redguard model", "gamefmt", "gamefmt", "Redguard .3d/.3dc/.rob (recognised; reading pending)",
     aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_Experimental, 0, 0, 0, 0, "3d 3dc rob"};
 
-bool DetectSlMesh(const std::uint8_t *d, std::size_t n) { return slmesh::Detect(d, n); }
 bool DetectRedguard(const std::uint8_t *d, std::size_t n) {
     return redguard::Detect(d, n) != redguard::FileKind::None;
 }
@@ -47,11 +43,7 @@ const std::vector<ImporterEntry> &ImporterTable() {
     static const std::vector<ImporterEntry> table = {
         {&glue::RobloxMeshImporter::Description(), "mesh", true, [] { return new glue::RobloxMeshImporter(); }},
         {&glue::RobloxModelImporter::Description(), nullptr, true, [] { return new glue::RobloxModelImporter(); }},
-        {&kSlMeshDesc, nullptr, false,
-         [] {
-             return new glue::PendingImporter(&kSlMeshDesc, "Second Life mesh", "an LLSD binary header map",
-                                              DetectSlMesh, slmesh::kSignatureBytes);
-         }},
+        {&glue::SlMeshImporter::Description(), nullptr, true, [] { return new glue::SlMeshImporter(); }},
         {&kRedguardDesc, "3d", false,
          [] {
              return new glue::PendingImporter(&kRedguardDesc, "Redguard 3D", "\"v2.6\", \"v2.7\", \"v4.0\", "
@@ -68,6 +60,7 @@ const std::vector<Assimp::Exporter::ExportFormatEntry> &ExporterTable() {
         std::vector<Assimp::Exporter::ExportFormatEntry> entries;
         for (const auto &entry : glue::RobloxMeshExportEntries()) entries.push_back(entry);
         for (const auto &entry : glue::RobloxModelExportEntries()) entries.push_back(entry);
+        for (const auto &entry : glue::SlMeshExportEntries()) entries.push_back(entry);
         return entries;
     }();
     return table;

@@ -29,6 +29,7 @@ private:
     SlMeshSceneOptions mOptions;
     std::size_t mMaxInflated = 64u * 1024u * 1024u;
     std::size_t mSlmMesh = 0;
+    std::string mOptionError; // a bad option value, reported by InternReadFile (SetupProperties cannot fail)
 };
 
 } // namespace gamefmt::glue

@@ -60,10 +60,11 @@ TEST(Registration, EveryExtensionOfOursIsKnown) {
     auto importer = gamefmt::MakeImporter();
     for (const char *ext : {".mesh", ".rbxm", ".rbxl", ".rbxmx", ".rbxlx", ".llmesh", ".slm", ".3d", ".3dc", ".rob"})
         EXPECT_TRUE(importer->IsExtensionSupported(ext)) << ext;
-    // The Roblox families read; Second Life and Redguard are still pending.
+    // The Roblox families and Second Life read; Redguard is still pending.
     for (const auto &format : gamefmt::Formats())
         EXPECT_EQ(format.readable, format.name == std::string("gamefmt Roblox mesh") ||
-                                       format.name == std::string("gamefmt Roblox model/place"))
+                                       format.name == std::string("gamefmt Roblox model/place") ||
+                                       format.name == std::string("gamefmt Second Life mesh"))
             << format.name;
 }
 
