@@ -5,6 +5,7 @@
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 #include "fixtures/rbx_fixtures.hpp"
+#include "fixtures/sl_fixtures.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
@@ -160,8 +161,14 @@ int main(int argc, char **argv) {
         {"roblox_mesh", RobloxMeshSeeds()},
         {"roblox_model", rbxBinary},
         {"roblox_model_xml", rbxXml},
-        {"sl_mesh", {{"map.llmesh", fx::Bytes{0x7B, 0, 0, 0, 1, 0x6B, 0, 0, 0, 8, 'h', 'i', 'g', 'h', '_', 'l', 'o',
-                                              'd', 0x69, 0, 0, 0, 0, 0x7D}}}},
+        {"sl_mesh",
+         {{"triangle_stored.llmesh", fx::SlTriangleAssetStored()},
+          {"triangle_level9.llmesh", fx::SlTriangleAssetLevel9()},
+          {"rigged.llmesh", fx::SlRiggedAsset()},
+          {"model.slm", fx::SlSlmContainer()}}},
+        {"sl_llsd",
+         {{"triangle_lod.llsd", fx::SlTriangleLodLlsd()},
+          {"header.llsd", fx::SlHeaderHighLodOnly(170)}}},
         {"redguard", {{"header_only.3d", fx::RedguardHeaderOnly()}}},
     };
     for (const auto &[target, files] : seeds) {

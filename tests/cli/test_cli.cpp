@@ -852,4 +852,56 @@ TEST(Cli, InfoCountsRobloxClasses) {
     EXPECT_NE(j.out.find("\"robloxClasses\""), std::string::npos) << j.out;
 }
 
+// ---------------------------------------------------------------- Second Life mesh
+
+std::string SlRigged() {
+    return (TestDataDir() / "sl-rigged.llmesh").string();
+}
+
+TEST(Cli, SlLodFlagChoosesTheLevels) {
+    const CliResult high = Cli({"info", "-r", SlRigged()});
+    ASSERT_EQ(high.code, gamefmt::cli::kExitOk) << high.err;
+    EXPECT_NE(high.out.find("high_lod"), std::string::npos) << high.out;
+    EXPECT_EQ(high.out.find("lowest_lod"), std::string::npos) << high.out;
+    const CliResult all = Cli({"info", "-r", "--sl-lod", "all", SlRigged()});
+    ASSERT_EQ(all.code, gamefmt::cli::kExitOk) << all.err;
+    for (const char *lod : {"high_lod", "medium_lod", "low_lod", "lowest_lod"})
+        EXPECT_NE(all.out.find(lod), std::string::npos) << lod << "\n" << all.out;
+    const CliResult lowest = Cli({"info", "-r", "--sl-lod=lowest", SlRigged()});
+    ASSERT_EQ(lowest.code, gamefmt::cli::kExitOk) << lowest.err;
+    EXPECT_NE(lowest.out.find("lowest_lod"), std::string::npos) << lowest.out;
+    EXPECT_EQ(lowest.out.find("high_lod"), std::string::npos) << lowest.out;
+    // A bad level names the option and the values it takes.
+    const CliResult bad = Cli({"info", "--sl-lod", "best", SlRigged()});
+    EXPECT_EQ(bad.code, gamefmt::cli::kExitBadInput);
+    EXPECT_NE(bad.err.find("GAMEFMT_SLMESH_LOD"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find("lowest"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, SlRiggedMeshConvertsToGlbWithItsJoints) {
+    const fs::path dir = ScratchDir("cli_sl_glb");
+    const std::string out = (dir / "rigged.glb").string();
+    const CliResult run = Cli({"export", SlRigged(), out});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    const auto glb = gamefmt::test::ImportFile(out);
+    ASSERT_TRUE(glb) << glb.error;
+    ASSERT_GE(glb.scene->mNumMeshes, 1u);
+    EXPECT_TRUE(glb.scene->mMeshes[0]->HasBones());
+    for (const char *joint : {"mPelvis", "mTorso", "mChest"})
+        EXPECT_NE(glb.scene->mRootNode->FindNode(joint), nullptr) << joint;
+}
+
+TEST(Cli, AnySceneExportsToLlmeshAndBack) {
+    const fs::path dir = ScratchDir("cli_sl_export");
+    const std::string out = (dir / "cube.llmesh").string();
+    const CliResult run = Cli({"export", Cube(), out, "--sl-material-list", "--sl-no-lods"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_NE(run.out.find("(llmesh, "), std::string::npos) << run.out;
+    const auto back = gamefmt::test::ImportFile(out);
+    ASSERT_TRUE(back) << back.error;
+    ASSERT_EQ(back.scene->mNumMeshes, 1u);
+    EXPECT_EQ(back.scene->mMeshes[0]->mNumFaces, 12u);
+    EXPECT_TRUE(back.validationWarnings.empty());
+}
+
 } // namespace
