@@ -103,3 +103,42 @@
 // lowest aim at (the viewer's own auto-LOD uses "0.333,0.111,0.037"). Each lower level ends up with fewer
 // triangles than the one above, or repeats it when the simplifier cannot go lower. CLI: --sl-lod-ratios R,R,R
 #define GAMEFMT_SLMESH_LOD_RATIOS "GAMEFMT_SLMESH_LOD_RATIOS"
+
+// ---------------------------------------------------------------- Redguard (.3d .3dc .rob)
+
+// Import (string, default ""): a Redguard game folder (e.g. .../Redguard/fxart) to search first for
+// TEXBSI.### texture banks, .COL palettes and the external .3DC models ROB archives name; then the model's
+// own folder and its sibling fxart/ folder (any case). CLI: --rg-assets DIR
+#define GAMEFMT_RG_ASSET_DIR "GAMEFMT_RG_ASSET_DIR"
+
+// Import and export (string, default ""): the palette (.COL path, or a stem such as "ISLAND" looked up in
+// the asset folders). Default: <model or ROB stem>.COL beside the file, else a grey ramp with a warning.
+// CLI: --rg-palette P
+#define GAMEFMT_RG_PALETTE "GAMEFMT_RG_PALETTE"
+
+// Import and export (float, default 1): scale of 1/256 raw units to Assimp units (existing tools divide by a
+// further 20: 0.05). CLI: --rg-scale S
+#define GAMEFMT_RG_SCALE "GAMEFMT_RG_SCALE"
+
+// Import (float, default 12): ticks per second of the frame animation of .3DC models. CLI: --rg-fps F
+#define GAMEFMT_RG_FPS "GAMEFMT_RG_FPS"
+
+// Import (bool, default false): key frame 0 (the reference pose, often a T-pose) at the start of the
+// animation too. CLI: --rg-include-frame0
+#define GAMEFMT_RG_INCLUDE_FRAME0 "GAMEFMT_RG_INCLUDE_FRAME0"
+
+// Import (int, default 0): the frame the base mesh shows (1 hides the T-pose of characters).
+// CLI: --option GAMEFMT_RG_BASE_FRAME=N
+#define GAMEFMT_RG_BASE_FRAME "GAMEFMT_RG_BASE_FRAME"
+
+// Import and export (int, default 256): texture size in texels assumed for UVs when the bank image is not
+// found (and for solid faces). CLI: --option GAMEFMT_RG_FALLBACK_TEX_SIZE=N
+#define GAMEFMT_RG_FALLBACK_TEX_SIZE "GAMEFMT_RG_FALLBACK_TEX_SIZE"
+
+// Export (string, default "v5.0"): the .3D version to write, "v5.0" or "v4.0". CLI: --rg-version V
+#define GAMEFMT_RG_EXPORT_VERSION "GAMEFMT_RG_EXPORT_VERSION"
+
+// Export (string, default "color:255"): what a material without Redguard texture data becomes:
+// "tex:BANK/IMAGE" (e.g. "tex:376/19") or "color:INDEX" (a palette index; with a palette the nearest entry
+// to the material's diffuse colour is used instead). CLI: --rg-default-texture T
+#define GAMEFMT_RG_DEFAULT_TEXTURE "GAMEFMT_RG_DEFAULT_TEXTURE"

@@ -96,6 +96,14 @@ const std::vector<NamedOption> &NamedOptions() {
         {"--sl-no-lods", GAMEFMT_SLMESH_GENERATE_LODS, "false", "repeat the high level instead of generating LODs"},
         {"--sl-lod-ratios", GAMEFMT_SLMESH_LOD_RATIOS, nullptr,
          "triangle fractions for medium,low,lowest, e.g. 0.5,0.25,0.125 (.llmesh)"},
+        {"--rg-assets", GAMEFMT_RG_ASSET_DIR, nullptr, "Redguard folder with TEXBSI.### banks and .COL palettes"},
+        {"--rg-palette", GAMEFMT_RG_PALETTE, nullptr, "Redguard palette: a .COL path or a stem such as ISLAND"},
+        {"--rg-scale", GAMEFMT_RG_SCALE, nullptr, "Redguard units per 256 raw units (default 1; tools use 0.05)"},
+        {"--rg-fps", GAMEFMT_RG_FPS, nullptr, "frames per second of Redguard .3dc animation (default 12)"},
+        {"--rg-include-frame0", GAMEFMT_RG_INCLUDE_FRAME0, "true", "key the reference pose (frame 0) too (.3dc)"},
+        {"--rg-version", GAMEFMT_RG_EXPORT_VERSION, nullptr, "Redguard .3d version to write: v5.0 or v4.0"},
+        {"--rg-default-texture", GAMEFMT_RG_DEFAULT_TEXTURE, nullptr,
+         "Redguard texture for plain materials: tex:BANK/IMAGE or color:INDEX"},
     };
     return table;
 }
