@@ -46,20 +46,7 @@ const char *const kWritableVersions[] = {"2.00", "3.00", "4.00", "4.01", "5.00",
     throw FormatError(kFormatName, problem);
 }
 
-// Collects warnings for the caller and sends each to Assimp's logger once.
-class Warnings {
-public:
-    explicit Warnings(std::vector<std::string> &sink) : mSink(sink) {}
-    void Add(const std::string &text) {
-        if (!mSeen.insert(text).second) return;
-        mSink.push_back(text);
-        LogWarn("Roblox mesh export: " + text);
-    }
-
-private:
-    std::vector<std::string> &mSink;
-    std::unordered_set<std::string> mSeen;
-};
+using Warnings = WarningSink;
 
 bool IsIdentity(const aiMatrix4x4 &m) {
     return m.a1 == 1 && m.a2 == 0 && m.a3 == 0 && m.a4 == 0 && m.b1 == 0 && m.b2 == 1 && m.b3 == 0 && m.b4 == 0 &&
@@ -418,7 +405,7 @@ std::optional<std::vector<float>> ParseLodRatios(const std::string &text) {
 
 RobloxMeshSceneInput ExtractRobloxMeshInput(const aiScene &scene) {
     RobloxMeshSceneInput out;
-    Warnings warnings(out.warnings);
+    Warnings warnings(out.warnings, "Roblox mesh export: ");
     if (scene.mRootNode == nullptr) Fail("the scene has no root node");
     const SceneGraph graph = WalkScene(scene, warnings);
 
@@ -674,7 +661,7 @@ std::vector<std::uint8_t> ExportRobloxMeshToBytes(const aiScene &scene, const st
                                                   const Assimp::ExportProperties *properties) {
     const RobloxMeshExportSettings settings = ResolveRobloxMeshExportSettings(scene, idVersion, properties);
     RobloxMeshSceneInput extracted = ExtractRobloxMeshInput(scene);
-    Warnings warnings(extracted.warnings);
+    Warnings warnings(extracted.warnings, "Roblox mesh export: ");
     // The builder drops what the version cannot hold (skinning before 4.00, levels in 2.00, FACS whose face
     // bones are not all exported bones, HSRAVIS before 6.00) and says so in mesh.warnings.
     rbxmesh::BuildOptions options;

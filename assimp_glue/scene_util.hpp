@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <unordered_set>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -94,6 +96,24 @@ bool GetLongText(const aiMetadata *md, const std::string &key, std::string &out)
 void LogWarn(const std::string &message);
 void LogInfo(const std::string &message);
 void LogDebug(const std::string &message);
+
+// Collects an exporter's warnings for its caller and sends each distinct one to Assimp's logger once,
+// prefixed with `logPrefix` (e.g. "Roblox mesh export: ").
+class WarningSink {
+public:
+    WarningSink(std::vector<std::string> &sink, std::string logPrefix)
+        : mSink(sink), mPrefix(std::move(logPrefix)) {}
+    void Add(const std::string &text) {
+        if (!mSeen.insert(text).second) return;
+        mSink.push_back(text);
+        LogWarn(mPrefix + text);
+    }
+
+private:
+    std::vector<std::string> &mSink;
+    std::string mPrefix;
+    std::unordered_set<std::string> mSeen;
+};
 
 inline aiMatrix4x4 ToAi(const Mat4 &m) {
     return aiMatrix4x4(m.m[0][0], m.m[0][1], m.m[0][2], m.m[0][3], m.m[1][0], m.m[1][1], m.m[1][2], m.m[1][3],

@@ -44,20 +44,7 @@ constexpr const char *kPhysicsMeshNode = "physics_mesh";
     throw FormatError(kFormatName, problem);
 }
 
-// Collects warnings for the caller and sends each to Assimp's logger once.
-class Warnings {
-public:
-    explicit Warnings(std::vector<std::string> &sink) : mSink(sink) {}
-    void Add(const std::string &text) {
-        if (!mSeen.insert(text).second) return;
-        mSink.push_back(text);
-        LogWarn("Second Life mesh export: " + text);
-    }
-
-private:
-    std::vector<std::string> &mSink;
-    std::unordered_set<std::string> mSeen;
-};
+using Warnings = WarningSink;
 
 // Y-up -> Z-up (§13.1): rows (1,0,0) (0,0,-1) (0,1,0).
 Mat4 YUpToZUp() {
@@ -214,7 +201,7 @@ std::string JoinQuoted(const std::vector<std::string> &names) {
 
 SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
     SlMeshSceneInput out;
-    Warnings warnings(out.warnings);
+    Warnings warnings(out.warnings, "Second Life mesh export: ");
     if (scene.mRootNode == nullptr) Fail("the scene has no root node");
     const Mat4 frame = SceneIsZUp(scene) ? Mat4() : YUpToZUp();
     const std::vector<Instance> instances = WalkScene(scene, frame, warnings);
@@ -417,7 +404,7 @@ std::vector<std::vector<std::uint8_t>> ExportSlMeshToBytes(const aiScene &scene,
                                                            const Assimp::ExportProperties *properties) {
     const slmesh::BuildOptions options = ReadOptions(properties);
     SlMeshSceneInput extracted = ExtractSlMeshInput(scene);
-    Warnings warnings(extracted.warnings);
+    Warnings warnings(extracted.warnings, "Second Life mesh export: ");
     slmesh::BuildResult built = slmesh::BuildAsset(extracted.input, options);
     for (const std::string &warning : built.warnings) warnings.Add(warning);
     std::vector<std::vector<std::uint8_t>> files;

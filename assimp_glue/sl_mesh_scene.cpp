@@ -45,53 +45,7 @@ const char *LodOptionName(int level) {
 
 // ---------------------------------------------------------------- double-precision matrices (§5)
 
-struct M4 {
-    double m[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
-
-    M4 operator*(const M4 &o) const {
-        M4 r;
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
-                double s = 0;
-                for (int k = 0; k < 4; ++k) s += m[i][k] * o.m[k][j];
-                r.m[i][j] = s;
-            }
-        return r;
-    }
-
-    // Gauss-Jordan with partial pivoting; nullopt when singular or not finite.
-    std::optional<M4> Inverse() const {
-        double a[4][8];
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
-                if (!std::isfinite(m[i][j])) return std::nullopt;
-                a[i][j] = m[i][j];
-                a[i][j + 4] = i == j ? 1.0 : 0.0;
-            }
-        for (int c = 0; c < 4; ++c) {
-            int pivot = c;
-            for (int r = c + 1; r < 4; ++r)
-                if (std::fabs(a[r][c]) > std::fabs(a[pivot][c])) pivot = r;
-            if (std::fabs(a[pivot][c]) < 1e-12) return std::nullopt;
-            if (pivot != c)
-                for (int j = 0; j < 8; ++j) std::swap(a[c][j], a[pivot][j]);
-            const double inv = 1.0 / a[c][c];
-            for (int j = 0; j < 8; ++j) a[c][j] *= inv;
-            for (int r = 0; r < 4; ++r) {
-                if (r == c || a[r][c] == 0.0) continue;
-                const double f = a[r][c];
-                for (int j = 0; j < 8; ++j) a[r][j] -= f * a[c][j];
-            }
-        }
-        M4 out;
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
-                out.m[i][j] = a[i][j + 4];
-                if (!std::isfinite(out.m[i][j])) return std::nullopt;
-            }
-        return out;
-    }
-};
+using M4 = Mat4d;
 
 // The 16 stored reals are column-major of the column-vector matrix: A[r][c] = e[c * 4 + r] (§5).
 M4 FromStored(const slmesh::Matrix16 &e) {
@@ -359,45 +313,6 @@ std::string FormatUuid(const slmesh::UUIDBytes &u) {
     return s;
 }
 
-// ISO-8601 UTC "YYYY-MM-DDTHH:MM:SSZ" (with the fraction when there is one); empty outside years 0-9999.
-std::string FormatIsoDate(double seconds) {
-    if (!std::isfinite(seconds)) return {};
-    const double whole = std::floor(seconds);
-    // 0000-01-01 .. 9999-12-31 in seconds since 1970.
-    if (whole < -62167219200.0 || whole > 253402300799.0) return {};
-    const auto total = static_cast<long long>(whole);
-    long long days = total / 86400;
-    long long rem = total % 86400;
-    if (rem < 0) {
-        rem += 86400;
-        --days;
-    }
-    // Howard Hinnant's civil_from_days.
-    days += 719468;
-    const long long era = (days >= 0 ? days : days - 146096) / 146097;
-    const long long doe = days - era * 146097;
-    const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long long year = yoe + era * 400;
-    const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const long long mp = (5 * doy + 2) / 153;
-    const long long day = doy - (153 * mp + 2) / 5 + 1;
-    const long long month = mp < 10 ? mp + 3 : mp - 9;
-    if (month <= 2) ++year;
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", year, month, day, rem / 3600,
-                  (rem / 60) % 60, rem % 60);
-    std::string out = buf;
-    const double fraction = seconds - whole;
-    if (fraction > 0) {
-        char frac[32];
-        std::snprintf(frac, sizeof(frac), "%.6f", fraction);
-        std::string digits = frac + 1; // ".dddddd"
-        while (!digits.empty() && digits.back() == '0') digits.pop_back();
-        if (digits.size() > 1) out += digits;
-    }
-    return out + "Z";
-}
-
 void AddSceneMetadata(const SLMeshAsset &asset, const std::string &lodName, const std::optional<slmesh::Real3> &scale,
                       bool yUp, aiScene *scene) {
     MetadataBuilder md;
@@ -408,7 +323,7 @@ void AddSceneMetadata(const SLMeshAsset &asset, const std::string &lodName, cons
     }
     if (asset.creator) md.Add("sl.creator", FormatUuid(*asset.creator));
     if (asset.date) {
-        const std::string iso = FormatIsoDate(*asset.date);
+        const std::string iso = slmesh::FormatIsoDate(*asset.date);
         if (!iso.empty()) md.Add("sl.date", iso);
         md.Add("sl.dateSeconds", *asset.date);
     }

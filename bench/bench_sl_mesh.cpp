@@ -115,6 +115,7 @@ void Counters(benchmark::State &state, std::size_t bytes) {
 void BM_SlImport(benchmark::State &state, unsigned flags) {
     const std::vector<std::uint8_t> &bytes = Asset().llmesh;
     auto importer = gamefmt::MakeImporter();
+    double sceneBytes = 0;
     for (auto _ : state) {
         const aiScene *scene = importer->ReadFileFromMemory(bytes.data(), bytes.size(), flags, "llmesh");
         if (scene == nullptr) {
@@ -123,9 +124,13 @@ void BM_SlImport(benchmark::State &state, unsigned flags) {
         }
         benchmark::DoNotOptimize(scene->mNumMeshes);
         state.PauseTiming();
+        aiMemoryInfo memory; // what an application holds after the import
+        importer->GetMemoryRequirements(memory);
+        sceneBytes = memory.total;
         importer->FreeScene();
         state.ResumeTiming();
     }
+    state.counters["scene_MB"] = sceneBytes / 1e6;
     Counters(state, bytes.size());
 }
 
@@ -142,10 +147,11 @@ void BM_SlInflateOnly(benchmark::State &state) {
     }
     std::size_t inflated = 0;
     for (auto _ : state) {
+        inflated = 0;
         for (const auto &block : blocks) {
             const std::vector<std::uint8_t> out =
                 gamefmt::InflateZlibUnknownSize(bytes.data() + block.first, block.second, "bench", block.first);
-            inflated = out.size();
+            inflated += out.size();
             benchmark::DoNotOptimize(out.data());
         }
     }

@@ -108,7 +108,7 @@ namespace {
 
 // Cofactor expansion over 2x2 sub-determinants of the top and bottom row pairs, in double so that
 // near-singular float matrices keep their precision. Writes the adjugate to `adj` and returns det.
-double Adjugate(const float (&m)[4][4], double (&adj)[4][4]) {
+template <typename T> double Adjugate(const T (&m)[4][4], double (&adj)[4][4]) {
     const double a00 = m[0][0], a01 = m[0][1], a02 = m[0][2], a03 = m[0][3];
     const double a10 = m[1][0], a11 = m[1][1], a12 = m[1][2], a13 = m[1][3];
     const double a20 = m[2][0], a21 = m[2][1], a22 = m[2][2], a23 = m[2][3];
@@ -159,6 +159,45 @@ std::optional<Mat4> Mat4::Inverse() const {
                 return std::nullopt;
             r.m[i][j] = static_cast<float>(v);
         }
+    return r;
+}
+
+Mat4d Mat4d::operator*(const Mat4d &o) const {
+    Mat4d r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            double sum = 0;
+            for (int k = 0; k < 4; ++k) sum += m[i][k] * o.m[k][j];
+            r.m[i][j] = sum;
+        }
+    return r;
+}
+
+std::optional<Mat4d> Mat4d::Inverse() const {
+    double adj[4][4];
+    const double det = Adjugate(m, adj);
+    if (det == 0.0 || !std::isfinite(det)) return std::nullopt;
+    const double inv = 1.0 / det;
+    Mat4d r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+            r.m[i][j] = adj[i][j] * inv;
+            if (!std::isfinite(r.m[i][j])) return std::nullopt;
+        }
+    return r;
+}
+
+Mat4 Mat4d::ToFloat() const {
+    Mat4 r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) r.m[i][j] = static_cast<float>(m[i][j]);
+    return r;
+}
+
+Mat4d Mat4d::FromFloat(const Mat4 &f) {
+    Mat4d r;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) r.m[i][j] = static_cast<double>(f.m[i][j]);
     return r;
 }
 

@@ -123,4 +123,16 @@ struct Mat4 {
     std::optional<Mat4> Inverse() const;
 };
 
+// The same conventions in double, for chains of products (skeleton world matrices, bind matrices stored as
+// doubles) whose rounding must not accumulate between steps.
+struct Mat4d {
+    double m[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+
+    Mat4d operator*(const Mat4d &o) const;
+    // nullopt when singular or not finite.
+    std::optional<Mat4d> Inverse() const;
+    Mat4 ToFloat() const;
+    static Mat4d FromFloat(const Mat4 &f);
+};
+
 } // namespace gamefmt

@@ -667,49 +667,16 @@ void AppendTwo(std::string &out, long long v) {
     out += static_cast<char>('0' + v % 10);
 }
 
-// ISO 8601 UTC ("2001-09-09T01:46:40Z", with ".mmm" when there are milliseconds) for dates within years
-// 0..9999; other values as the plain number of seconds.
+// See llsd.hpp. Whole microseconds, so 1e-7 below the next second rounds up to it.
 void AppendDate(std::string &out, double seconds) {
-    if (!std::isfinite(seconds) || seconds < -62167219200.0 || seconds >= 253402300800.0) {
-        out += "date(";
-        AppendDouble(out, seconds);
-        out += ")";
+    const std::string iso = FormatIsoDate(seconds);
+    if (!iso.empty()) {
+        out += iso;
         return;
     }
-    long long ms = std::llround(seconds * 1000.0);
-    long long secs = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
-    const long long millis = ms - secs * 1000;
-    long long days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
-    long long rem = secs - days * 86400;
-    // Days to civil date (H. Hinnant's algorithm).
-    days += 719468;
-    const long long era = (days >= 0 ? days : days - 146096) / 146097;
-    const long long doe = days - era * 146097;
-    const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    long long year = yoe + era * 400;
-    const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const long long mp = (5 * doy + 2) / 153;
-    const long long day = doy - (153 * mp + 2) / 5 + 1;
-    const long long month = mp < 10 ? mp + 3 : mp - 9;
-    if (month <= 2) ++year;
-    AppendTwo(out, year / 100);
-    AppendTwo(out, year % 100);
-    out += '-';
-    AppendTwo(out, month);
-    out += '-';
-    AppendTwo(out, day);
-    out += 'T';
-    AppendTwo(out, rem / 3600);
-    out += ':';
-    AppendTwo(out, rem / 60 % 60);
-    out += ':';
-    AppendTwo(out, rem % 60);
-    if (millis != 0) {
-        out += '.';
-        out += static_cast<char>('0' + millis / 100);
-        AppendTwo(out, millis % 100);
-    }
-    out += 'Z';
+    out += "date(";
+    AppendDouble(out, seconds);
+    out += ")";
 }
 
 void AppendUuid(std::string &out, const UUIDBytes &id) {
@@ -778,6 +745,50 @@ void Describe(const LLSD &v, std::string &out, std::size_t limit) {
 }
 
 } // namespace
+
+std::string FormatIsoDate(double seconds) {
+    if (!std::isfinite(seconds) || seconds < -62167219200.0 || seconds >= 253402300800.0) return {};
+    const long long micros = std::llround(seconds * 1e6);
+    long long secs = micros >= 0 ? micros / 1000000 : -((-micros + 999999) / 1000000);
+    const long long fraction = micros - secs * 1000000;
+    if (secs > 253402300799LL) return {}; // rounded up past 9999-12-31T23:59:59
+    long long days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+    const long long rem = secs - days * 86400;
+    // Days to civil date (H. Hinnant's algorithm).
+    days += 719468;
+    const long long era = (days >= 0 ? days : days - 146096) / 146097;
+    const long long doe = days - era * 146097;
+    const long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    long long year = yoe + era * 400;
+    const long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const long long mp = (5 * doy + 2) / 153;
+    const long long day = doy - (153 * mp + 2) / 5 + 1;
+    const long long month = mp < 10 ? mp + 3 : mp - 9;
+    if (month <= 2) ++year;
+    std::string out;
+    AppendTwo(out, year / 100);
+    AppendTwo(out, year % 100);
+    out += '-';
+    AppendTwo(out, month);
+    out += '-';
+    AppendTwo(out, day);
+    out += 'T';
+    AppendTwo(out, rem / 3600);
+    out += ':';
+    AppendTwo(out, rem / 60 % 60);
+    out += ':';
+    AppendTwo(out, rem % 60);
+    if (fraction != 0) {
+        std::string digits(6, '0');
+        long long f = fraction;
+        for (int i = 5; i >= 0; --i, f /= 10) digits[static_cast<std::size_t>(i)] = static_cast<char>('0' + f % 10);
+        while (digits.back() == '0') digits.pop_back();
+        out += '.';
+        out += digits;
+    }
+    out += 'Z';
+    return out;
+}
 
 std::string DescribeLLSD(const LLSD &value, std::size_t maxLength) {
     std::string out;

@@ -132,6 +132,10 @@ LLSDParseResult ParseBinaryLLSD(const std::uint8_t *data, std::size_t size, std:
 void AppendBinaryLLSD(const LLSD &value, std::vector<std::uint8_t> &out, bool sortKeys = true);
 std::vector<std::uint8_t> WriteBinaryLLSD(const LLSD &value, bool sortKeys = true);
 
+// ISO 8601 UTC, "2001-09-09T01:46:40Z", with the fraction of a second to whole microseconds and no trailing
+// zeros ("...58.5Z"); "" outside the years 0000-9999 or for a non-finite value.
+std::string FormatIsoDate(double secondsSinceEpoch);
+
 // A short human-readable rendering for errors, metadata and `gamefmt dump`-style output
 // (e.g. {high_lod: {offset: 0, size: 170}}; binary as "<binary N bytes>").
 std::string DescribeLLSD(const LLSD &value, std::size_t maxLength = 4096);

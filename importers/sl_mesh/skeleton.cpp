@@ -36,27 +36,6 @@ bool IsBaseBone(const AvatarJoint &j) {
     return j.kind == JointKind::Bone && !j.extended;
 }
 
-// Row-major 4x4 product in double, so a chain of locals accumulates no float rounding between steps.
-struct Mat4d {
-    double m[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
-    Mat4d operator*(const Mat4d &o) const {
-        Mat4d r;
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
-                double s = 0;
-                for (int k = 0; k < 4; ++k) s += m[i][k] * o.m[k][j];
-                r.m[i][j] = s;
-            }
-        return r;
-    }
-    Mat4 ToFloat() const {
-        Mat4 out;
-        for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) out.m[i][j] = static_cast<float>(m[i][j]);
-        return out;
-    }
-};
-
 Mat4d LocalDouble(const AvatarJoint &j) {
     constexpr double kPi = 3.14159265358979323846;
     const double rx = static_cast<double>(j.rot[0]) * kPi / 180.0;

@@ -322,3 +322,31 @@ TEST(Math, Mat4RotationMatchesQuat) {
     ExpectVec(m.TransformPoint(Vec3(1, 0, 0)), 5, 1, 0);
     ExpectVec(m.TransformVector(Vec3(1, 0, 0)), 0, 1, 0);
 }
+
+TEST(Math, Mat4dProductInverseAndConversion) {
+    gamefmt::Mat4d t, s;
+    t.m[0][3] = 0.1;
+    t.m[1][3] = 0.2;
+    t.m[2][3] = 1.0;
+    for (int i = 0; i < 3; ++i) s.m[i][i] = 0.5;
+    const gamefmt::Mat4d ts = t * s; // scale first, then translate (column vectors)
+    EXPECT_EQ(ts.m[0][0], 0.5);
+    EXPECT_EQ(ts.m[0][3], 0.1);
+    EXPECT_EQ(ts.m[2][3], 1.0);
+    const std::optional<gamefmt::Mat4d> inv = ts.Inverse();
+    ASSERT_TRUE(inv);
+    EXPECT_EQ(inv->m[0][0], 2.0);
+    EXPECT_NEAR(inv->m[0][3], -0.2, 1e-15);
+    EXPECT_NEAR(inv->m[2][3], -2.0, 1e-15);
+    const gamefmt::Mat4d id = ts * *inv;
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) EXPECT_NEAR(id.m[i][j], i == j ? 1.0 : 0.0, 1e-15);
+    gamefmt::Mat4d singular;
+    singular.m[1][1] = 0;
+    EXPECT_FALSE(singular.Inverse());
+    singular.m[1][1] = std::nan("");
+    EXPECT_FALSE(singular.Inverse());
+    const gamefmt::Mat4 f = ts.ToFloat();
+    EXPECT_EQ(f.m[0][3], 0.1f);
+    EXPECT_EQ(gamefmt::Mat4d::FromFloat(f).m[0][3], static_cast<double>(0.1f));
+}

@@ -659,7 +659,10 @@ TEST(SlLlsdDescribe, ShortRendering) {
               "{a: [undef, true, false, -2, -1.0670000314712524, 00112233-4455-6677-8899-aabbccddeeff, \"abc\", "
               "uri(\"http\"), <binary 2 bytes>, 2001-09-09T01:46:40Z], b: [], c: {}}");
     EXPECT_EQ(DescribeLLSD(LLSD::String("a\"b\n")), "\"a\\\"b\\x0A\"");
-    EXPECT_EQ(DescribeLLSD(LLSD::Date(-1.5)), "1969-12-31T23:59:58.500Z");
+    EXPECT_EQ(DescribeLLSD(LLSD::Date(-1.5)), "1969-12-31T23:59:58.5Z");
+    EXPECT_EQ(gamefmt::slmesh::FormatIsoDate(1e9 - 1e-7), "2001-09-09T01:46:40Z"); // rounds to whole microseconds
+    EXPECT_EQ(gamefmt::slmesh::FormatIsoDate(0.000250), "1970-01-01T00:00:00.00025Z");
+    EXPECT_EQ(gamefmt::slmesh::FormatIsoDate(253402300800.0), "");
     const std::string cut = DescribeLLSD(Parse(kLodBlock).value, 20);
     EXPECT_EQ(cut.size(), 20u);
     EXPECT_EQ(cut, "[{Normal: <binary...");
