@@ -1,12 +1,14 @@
-// PNG encoding with libpng's simplified API, which reads aiTexel's B,G,R,A byte order directly.
+// PNG encoding of Assimp's uncompressed embedded textures: aiTexel rows are B,G,R,A, so each texel is
+// reordered to RGBA for the project's one PNG encoder (common/png).
 #include "png_writer.hpp"
+
+#include "common/error.hpp"
+#include "common/png.hpp"
 
 #include <assimp/texture.h>
 
-#include <png.h>
-
-#include <cstring>
-#include <limits>
+#include <cstddef>
+#include <new>
 
 namespace gamefmt::cli {
 
@@ -16,31 +18,28 @@ bool EncodePng(const aiTexture &texture, std::vector<std::uint8_t> &png, std::st
         error = "not an uncompressed texture with texels";
         return false;
     }
-    // libpng takes the row stride as a signed 32-bit count of components.
-    if (texture.mWidth > static_cast<unsigned>(std::numeric_limits<png_int_32>::max() / 4)) {
-        error = "texture too wide for PNG";
+    if (texture.mWidth > kPngMaxDimension || texture.mHeight > kPngMaxDimension) {
+        error = "texture too large for PNG";
         return false;
     }
-    png_image image;
-    std::memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = texture.mWidth;
-    image.height = texture.mHeight;
-    image.format = PNG_FORMAT_BGRA;
-    png_alloc_size_t size = 0;
-    // First pass measures, second pass writes.
-    if (!png_image_write_to_memory(&image, nullptr, &size, 0, texture.pcData, 0, nullptr)) {
-        error = std::string("PNG encoding failed: ") + image.message;
-        png_image_free(&image);
+    try {
+        const std::size_t count = static_cast<std::size_t>(texture.mWidth) * texture.mHeight;
+        std::vector<std::uint8_t> rgba(count * 4);
+        for (std::size_t i = 0; i < count; ++i) {
+            const aiTexel &t = texture.pcData[i];
+            rgba[4 * i + 0] = t.r;
+            rgba[4 * i + 1] = t.g;
+            rgba[4 * i + 2] = t.b;
+            rgba[4 * i + 3] = t.a;
+        }
+        png = EncodePngRgba(rgba.data(), texture.mWidth, texture.mHeight);
+    } catch (const FormatError &e) {
+        error = e.message();
+        return false;
+    } catch (const std::bad_alloc &) {
+        error = "out of memory while encoding PNG";
         return false;
     }
-    png.resize(size);
-    if (!png_image_write_to_memory(&image, png.data(), &size, 0, texture.pcData, 0, nullptr)) {
-        error = std::string("PNG encoding failed: ") + image.message;
-        png_image_free(&image);
-        return false;
-    }
-    png.resize(size);
     return true;
 }
 
