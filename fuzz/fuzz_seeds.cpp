@@ -5,6 +5,7 @@
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 #include "fixtures/rbx_fixtures.hpp"
+#include "fixtures/redguard_fixtures.hpp"
 #include "fixtures/sl_fixtures.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
@@ -169,7 +170,23 @@ int main(int argc, char **argv) {
         {"sl_llsd",
          {{"triangle_lod.llsd", fx::SlTriangleLodLlsd()},
           {"header.llsd", fx::SlHeaderHighLodOnly(170)}}},
-        {"redguard", {{"header_only.3d", fx::RedguardHeaderOnly()}}},
+        {"redguard",
+         {{"header_only.3d", fx::RedguardHeaderOnly()},
+          {"triangle_v40.3d", fx::rg::Triangle198V40()},
+          {"triangle_v50.3d", fx::rg::Triangle246V50()},
+          {"triangle_v27.3d", fx::rg::TriangleV27()},
+          {"polygons.3d", fx::rg::Generate(fx::rg::PolygonZoo())},
+          {"animated_type2.3dc", fx::rg::Generate(fx::rg::AnimatedType2())},
+          {"multiframe_type0.3dc", fx::rg::Generate(fx::rg::MultiFrameType0())}}},
+        {"redguard_rob",
+         {{"triangle.rob", fx::rg::TriangleRob()},
+          {"mixed.rob", fx::rg::GenerateRob({{"TRI", 0, fx::rg::Triangle198V40()},
+                                              {"ANIM", 256, fx::rg::Generate(fx::rg::AnimatedType2())},
+                                              {"EXTERNAL", 512, {}}})}}},
+        {"rg_texbsi",
+         {{"bank.texbsi", fx::rg::GenerateTexBsi({{"D76019", 8, 8, 1, {}, false},
+                                                  {"D76020", 4, 2, 3, {}, true}})},
+          {"palette.col", fx::rg::GeneratePalette()}}},
     };
     for (const auto &[target, files] : seeds) {
         const std::filesystem::path dir = std::filesystem::path(argv[1]) / target;
