@@ -1,8 +1,8 @@
 // Registration of gamefmt's importers and exporters on an Assimp::Importer / Assimp::Exporter.
 #include "gamefmt/gamefmt.hpp"
 
-#include "importers/redguard/detect.hpp"
-#include "pending_importer.hpp"
+#include "redguard_importer.hpp"
+#include "redguard_exporter.hpp"
 #include "roblox_mesh_exporter.hpp"
 #include "roblox_mesh_importer.hpp"
 #include "roblox_model_exporter.hpp"
@@ -23,15 +23,6 @@
 namespace gamefmt {
 namespace {
 
-// aiImporterDesc flags (importerdesc.h): Text=1, Binary=2, Compressed=4, LimitedSupport=8, Experimental=16.
-const aiImporterDesc kRedguardDesc = {
-    "gamefmt Redguard model", "gamefmt", "gamefmt", "Redguard .3d/.3dc/.rob (recognised; reading pending)",
-    aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_Experimental, 0, 0, 0, 0, "3d 3dc rob"};
-
-bool DetectRedguard(const std::uint8_t *d, std::size_t n) {
-    return redguard::Detect(d, n) != redguard::FileKind::None;
-}
-
 struct ImporterEntry {
     const aiImporterDesc *desc;
     const char *clashingExtension; // a built-in claims it: put ours ahead (assimp-integration.md §2.3)
@@ -44,12 +35,7 @@ const std::vector<ImporterEntry> &ImporterTable() {
         {&glue::RobloxMeshImporter::Description(), "mesh", true, [] { return new glue::RobloxMeshImporter(); }},
         {&glue::RobloxModelImporter::Description(), nullptr, true, [] { return new glue::RobloxModelImporter(); }},
         {&glue::SlMeshImporter::Description(), nullptr, true, [] { return new glue::SlMeshImporter(); }},
-        {&kRedguardDesc, "3d", false,
-         [] {
-             return new glue::PendingImporter(&kRedguardDesc, "Redguard 3D", "\"v2.6\", \"v2.7\", \"v4.0\", "
-                                              "\"v5.0\" or \"OARC\"",
-                                              DetectRedguard, redguard::kSignatureBytes);
-         }},
+        {&glue::RedguardImporter::Description(), "3d", true, [] { return new glue::RedguardImporter(); }},
     };
     return table;
 }
@@ -61,6 +47,7 @@ const std::vector<Assimp::Exporter::ExportFormatEntry> &ExporterTable() {
         for (const auto &entry : glue::RobloxMeshExportEntries()) entries.push_back(entry);
         for (const auto &entry : glue::RobloxModelExportEntries()) entries.push_back(entry);
         for (const auto &entry : glue::SlMeshExportEntries()) entries.push_back(entry);
+        for (const auto &entry : glue::RedguardExportEntries()) entries.push_back(entry);
         return entries;
     }();
     return table;

@@ -107,9 +107,9 @@ fs::path WriteBrokenMesh(const fs::path &dir) {
 // at byte 13, right after the version line.
 constexpr const char *kBrokenMeshError = "Roblox mesh: ";
 
-// A Redguard model signature: recognised, but reading that format is not implemented yet.
-fs::path WritePendingRedguard(const fs::path &dir) {
-    const fs::path path = dir / "pending.3d";
+// A Redguard model signature followed by a header cut short at 8 of its 64 bytes.
+fs::path WriteTruncatedRedguard(const fs::path &dir) {
+    const fs::path path = dir / "truncated.3d";
     WriteText(path, std::string("v5.0\x03\x00\x00\x00", 8));
     return path;
 }
@@ -289,12 +289,16 @@ TEST(Cli, InfoOnAMissingFileNamesIt) {
     EXPECT_EQ(run.err.rfind("gamefmt: cannot import '", 0), 0u) << run.err;
 }
 
-TEST(Cli, InfoOnAFormatStillPendingReportsTheImportersError) {
-    const std::string model = WritePendingRedguard(ScratchDir("cli_info_pending")).string();
+TEST(Cli, InfoOnATruncatedRedguardModelReportsTheReadersError) {
+    const std::string model = WriteTruncatedRedguard(ScratchDir("cli_info_truncated_rg")).string();
     const CliResult run = Cli({"info", model});
     EXPECT_EQ(run.code, gamefmt::cli::kExitBadInput);
     ExpectOneLineErrorNaming(run.err, model);
-    EXPECT_NE(run.err.find("not implemented yet"), std::string::npos) << run.err;
+    // The Redguard reader, not Unreal's (which also claims .3d), says what is wrong and where.
+    EXPECT_NE(run.err.find("Redguard 3D: "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("shorter than the 64-byte header"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("(at byte offset 0)"), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("not implemented"), std::string::npos) << run.err;
 }
 
 TEST(Cli, InfoOnACorruptMeshReportsTheReadersError) {
