@@ -128,6 +128,28 @@ std::optional<std::map<std::uint32_t, std::vector<OrderEntry>>> ParseFaceOrder(c
     return result;
 }
 
+// "0-1,4,2-3" -> 0, 1, 4, 2, 3 (rg.vertex_order); nullopt when malformed or absurdly long.
+std::optional<std::vector<std::uint32_t>> ParseIndexRuns(const std::string &text) {
+    std::vector<std::uint32_t> out;
+    if (text.empty()) return out;
+    for (const std::string &item : Split(text, ',')) {
+        const std::size_t dash = item.find('-');
+        std::uint32_t a = 0, b = 0;
+        if (dash == std::string::npos) {
+            if (!ParseU32(item, a)) return std::nullopt;
+            b = a;
+        } else if (!ParseU32(item.substr(0, dash), a) || !ParseU32(item.substr(dash + 1), b) || b < a) {
+            return std::nullopt;
+        }
+        if (b - a >= 100000000u || out.size() + (b - a) >= 100000000u) return std::nullopt;
+        for (std::uint32_t i = a;; ++i) {
+            out.push_back(i);
+            if (i == b) break;
+        }
+    }
+    return out;
+}
+
 bool ParseFloat(const std::string &text, float &out) {
     if (text.empty()) return false;
     char *end = nullptr;
@@ -532,7 +554,15 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
     if (faceOrder && !faceOrder->empty() && !orderUsable)
         result.warnings.push_back("rg.face_order does not match the meshes (edited or post-processed scene): the "
                                   "scene's face order is kept");
-    if (orderUsable && order.size() == input.polygons.size()) input.faceOrder = std::move(order);
+    if (orderUsable && order.size() == input.polygons.size()) {
+        input.faceOrder = std::move(order);
+        // The file's vertex numbering, when it was not first use along the faces (only meaningful in file
+        // face order).
+        if (const auto text = MetaText(md, rgkeys::kVertexOrder)) {
+            if (auto vertexOrder = ParseIndexRuns(*text)) input.vertexOrder = std::move(*vertexOrder);
+            else result.warnings.push_back("rg.vertex_order is malformed: vertices are numbered in first use");
+        }
+    }
     if (input.faceOrder.empty() && input.section4 && !input.section4->empty()) {
         // Section4 groups name file faces; without the face order they cannot be mapped.
         input.section4.reset();

@@ -317,6 +317,26 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
             }
             fileVertex[v] = inserted.first->second;
         }
+    if (!input.vertexOrder.empty()) {
+        // Restore the file's own vertex numbering: welded vertex k becomes file vertex vertexOrder[k].
+        bool permutation = input.vertexOrder.size() == nv;
+        std::vector<bool> seen(nv, false);
+        for (std::size_t k = 0; permutation && k < input.vertexOrder.size(); ++k) {
+            const std::uint32_t target = input.vertexOrder[k];
+            permutation = target < nv && !seen[target];
+            if (permutation) seen[target] = true;
+        }
+        if (permutation) {
+            std::vector<std::size_t> reordered(nv);
+            for (std::uint32_t k = 0; k < nv; ++k) reordered[input.vertexOrder[k]] = representative[k];
+            representative = std::move(reordered);
+            for (std::size_t v = 0; v < count; ++v)
+                if (assigned[v]) fileVertex[v] = input.vertexOrder[fileVertex[v]];
+        } else {
+            result.warnings.push_back("rg.vertex_order does not match the welded vertices (edited scene): vertices "
+                                      "are numbered in first use");
+        }
+    }
     model.vertices.resize(3 * std::size_t(nv));
     for (std::uint32_t f = 0; f < nv; ++f)
         for (int i = 0; i < 3; ++i) model.vertices[3 * f + i] = raw[3 * frameCount * representative[f] + i];

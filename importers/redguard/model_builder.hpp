@@ -52,6 +52,9 @@ struct BuildInput {
     std::optional<std::vector<BuildSection4Group>> section4; // rg.section4; none = one group of every face
     std::optional<std::uint32_t> radius;         // rg.radius: kept when within [r, r + 1 + r/16] of the computed r
     std::uint32_t header24 = 0;                  // rg.header24
+    // rg.vertex_order: the file vertex index of the k-th welded vertex (first use along the faces in file
+    // order). Applied when it is a permutation of exactly the welded vertices; ignored (with a warning) else.
+    std::vector<std::uint32_t> vertexOrder;
 };
 
 struct BuildOptions {
