@@ -44,7 +44,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const aiScene *scene = importer->ReadFileFromMemory(
         data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
     if (scene != nullptr && (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) == 0)
-        scene = importer->ApplyPostProcessing(aiProcessPreset_TargetRealtime_Quality | aiProcess_ValidateDataStructure);
+        // Without FindDegenerates: on Assimp 5.2.5, Triangulate + FindDegenerates + SortByPType can leave a mesh
+        // with no faces (a non-planar polygon whose triangles all degenerate; reproduced with a plain OBJ), and
+        // validation then fails on Assimp's own error path, which leaks the half-processed meshes.
+        scene = importer->ApplyPostProcessing((aiProcessPreset_TargetRealtime_Quality & ~aiProcess_FindDegenerates) |
+                                              aiProcess_ValidateDataStructure);
     if (scene != nullptr) {
         Assimp::Exporter exporter;
         gamefmt::RegisterExporters(exporter);
