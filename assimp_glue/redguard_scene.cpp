@@ -453,13 +453,39 @@ struct MeshVertex {
     std::size_t corner = 0; // the first corner (global index) that produced it
 };
 
+// An output vertex: the file vertex, its UV (bits of the doubles) and where its normal comes from.
+struct VertexKey {
+    std::uint32_t vertex;
+    std::uint32_t source; // the smooth slot, or the face for flat corners
+    std::uint64_t u, v;
+    bool smooth;
+    bool operator==(const VertexKey &o) const {
+        return vertex == o.vertex && source == o.source && u == o.u && v == o.v && smooth == o.smooth;
+    }
+};
+struct VertexKeyHash {
+    std::size_t operator()(const VertexKey &k) const {
+        std::uint64_t h = (std::uint64_t(k.vertex) << 32 | k.source) * 0x9E3779B97F4A7C15ull;
+        h ^= (k.u + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2));
+        h ^= (k.v * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2));
+        return static_cast<std::size_t>(h ^ (k.smooth ? 0x5555u : 0u));
+    }
+};
+
 struct MeshBuild {
     unsigned material = 0;
     int texW = 256, texH = 256;
     std::vector<MeshVertex> vertices;
     std::vector<aiVector3D> uvs;
-    std::map<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t, bool, std::uint32_t>, unsigned> lookup;
-    std::vector<std::vector<unsigned>> faces;
+    std::unordered_map<VertexKey, unsigned, VertexKeyHash> lookup;
+    std::vector<unsigned> faceIndices; // every face's indices, concatenated
+    std::vector<unsigned> faceStart;    // where each face starts in faceIndices (plus the end)
+    void AddFace(const unsigned *indices, std::size_t n) {
+        if (faceStart.empty()) faceStart.push_back(0);
+        faceIndices.insert(faceIndices.end(), indices, indices + n);
+        faceStart.push_back(static_cast<unsigned>(faceIndices.size()));
+    }
+    std::size_t FaceCount() const { return faceStart.empty() ? 0 : faceStart.size() - 1; }
     std::vector<EmittedFace> order;
     bool hasTriangles = false, hasPolygons = false;
 };
@@ -495,6 +521,7 @@ public:
         std::map<unsigned, std::size_t> buildByMaterial; // material index -> build (material keys are unique)
 
         std::size_t cornerBase = 0;
+        std::vector<unsigned> indices; // one face's output indices (reused)
         for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
             const Face &face = mModel.faces[f];
             const std::size_t n = face.corners.size();
@@ -511,7 +538,7 @@ public:
                 builds.back().texH = info.height;
             }
             MeshBuild &mb = builds[slot->second];
-            std::vector<unsigned> indices(n);
+            indices.assign(n, 0u);
             for (std::size_t c = 0; c < n; ++c) {
                 const std::size_t corner = first + c;
                 const std::uint32_t vertex = face.corners[c].vertex;
@@ -519,7 +546,7 @@ public:
                 const double v = corner < uvs.size() ? uvs[corner][1] : 0.0;
                 const CornerNormal cn = corner < mNormals.size() ? mNormals[corner] : CornerNormal{};
                 const std::uint32_t source = cn.smooth ? cn.slot : static_cast<std::uint32_t>(f);
-                const auto key = std::make_tuple(vertex, Bits(u), Bits(v), cn.smooth, source);
+                const VertexKey key{vertex, source, Bits(u), Bits(v), cn.smooth};
                 const auto found = mb.lookup.find(key);
                 if (found != mb.lookup.end()) {
                     indices[c] = found->second;
@@ -554,11 +581,13 @@ public:
             FillFrame(mb, static_cast<std::size_t>(baseFrame), mesh->mVertices, mesh->mNormals);
             mesh->mTextureCoords[0] = CopyToNewArray(mb.uvs);
             mesh->mNumUVComponents[0] = 2;
-            mesh->mNumFaces = static_cast<unsigned>(mb.faces.size());
-            mesh->mFaces = new aiFace[mb.faces.size()];
-            for (std::size_t i = 0; i < mb.faces.size(); ++i) {
-                mesh->mFaces[i].mNumIndices = static_cast<unsigned>(mb.faces[i].size());
-                mesh->mFaces[i].mIndices = CopyToNewArray(mb.faces[i]);
+            mesh->mNumFaces = static_cast<unsigned>(mb.FaceCount());
+            mesh->mFaces = new aiFace[mb.FaceCount()];
+            for (std::size_t i = 0; i < mb.FaceCount(); ++i) {
+                const unsigned begin = mb.faceStart[i], end = mb.faceStart[i + 1];
+                mesh->mFaces[i].mNumIndices = end - begin;
+                mesh->mFaces[i].mIndices = new unsigned[end - begin];
+                std::copy(mb.faceIndices.begin() + begin, mb.faceIndices.begin() + end, mesh->mFaces[i].mIndices);
             }
             if (frameCount > 1) AddFrames(mb, mesh.get(), channels);
             order.push_back(std::move(mb.order));
@@ -608,7 +637,7 @@ private:
     void EmitFace(MeshBuild &mb, const Face &face, std::uint32_t fileFace, const std::vector<unsigned> &indices) {
         const std::size_t n = indices.size();
         if (n == 3) {
-            mb.faces.push_back(indices);
+            mb.AddFace(indices.data(), n);
             mb.order.push_back({fileFace, 0});
             mb.hasTriangles = true;
             return;
@@ -617,13 +646,16 @@ private:
         for (std::size_t c = 0; c < n; ++c) pts[c] = RawPoint(mModel.vertices, face.corners[c].vertex);
         const std::vector<std::array<double, 2>> flat = Project(pts);
         if (flat.empty() || !IsConcave(flat)) {
-            mb.faces.push_back(indices);
+            mb.AddFace(indices.data(), n);
             mb.order.push_back({fileFace, 0});
             mb.hasPolygons = true;
             return;
         }
         const auto tris = EarClip(flat);
-        for (const auto &t : tris) mb.faces.push_back({indices[t[0]], indices[t[1]], indices[t[2]]});
+        for (const auto &t : tris) {
+            const unsigned tri[3] = {indices[t[0]], indices[t[1]], indices[t[2]]};
+            mb.AddFace(tri, 3);
+        }
         mb.order.push_back({fileFace, static_cast<std::uint32_t>(tris.size())});
         mb.hasTriangles = true;
     }
