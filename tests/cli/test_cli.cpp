@@ -909,3 +909,21 @@ TEST(Cli, AnySceneExportsToLlmeshAndBack) {
 }
 
 } // namespace
+
+// ---------------------------------------------------------------- Redguard
+
+namespace {
+TEST(Cli, RedguardAnimatedModelShowsItsAnimationAndConvertsToGlb) {
+    const std::string model = (TestDataDir() / "rg-animated.3dc").string();
+    const CliResult info = Cli({"info", "-r", model});
+    ASSERT_EQ(info.code, gamefmt::cli::kExitOk) << info.err;
+    EXPECT_NE(info.out.find("Animations:         1"), std::string::npos) << info.out;
+    EXPECT_NE(info.out.find("Redguard 3D"), std::string::npos) << info.out;
+    const fs::path dir = ScratchDir("cli_rg_glb");
+    const std::string out = (dir / "animated.glb").string();
+    const CliResult run = Cli({"export", model, out, "--rg-fps", "24"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    EXPECT_NE(run.out.find("(glb2, "), std::string::npos) << run.out;
+    EXPECT_GT(ReadBytes(out).size(), 100u);
+}
+} // namespace
