@@ -7,6 +7,7 @@
 #include "gamefmt/config.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/texbsi.hpp"
+#include "export_util.hpp"
 #include "io_util.hpp"
 #include "redguard_scene.hpp"
 #include "scene_util.hpp"
@@ -688,32 +689,12 @@ RedguardExportResult ExportRedguardToBytes(const aiScene &scene, RedguardExportK
 
 namespace {
 
-[[noreturn]] void ThrowExportError(const std::string &message) {
-    Assimp::DefaultLogger::get()->error(message.c_str());
-    throw DeadlyExportError(message);
-}
-
 void Export(const char *path, Assimp::IOSystem *io, const aiScene *scene, const Assimp::ExportProperties *properties,
             RedguardExportKind kind) {
-    if (scene == nullptr) ThrowExportError("Redguard export: no scene");
-    if (io == nullptr) ThrowExportError("Redguard export: no IOSystem to write through");
-    const std::string target = path != nullptr ? path : "";
-    RedguardExportResult result;
-    try {
-        result = ExportRedguardToBytes(*scene, kind, properties, io, target);
-    } catch (const FormatError &e) {
-        ThrowExportError("Redguard export: " +
-                         (e.format() == redguard::kFormatName ? e.message() : std::string(e.what())));
-    } catch (const std::bad_alloc &) {
-        ThrowExportError("Redguard export: out of memory");
-    } catch (const std::exception &e) {
-        // Exporter::Export keeps the text of a DeadlyExportError only.
-        ThrowExportError(std::string("Redguard export: ") + e.what());
-    }
-    StreamPtr stream(io->Open(target.c_str(), "wb"), StreamCloser{io});
-    if (!stream) ThrowExportError("Redguard export: cannot open '" + target + "' for writing");
-    if (stream->Write(result.bytes.data(), 1, result.bytes.size()) != result.bytes.size())
-        ThrowExportError("Redguard export: writing '" + target + "' failed");
+    RunExport("Redguard", redguard::kFormatName, scene, io, [&] {
+        const std::string target = path != nullptr ? path : "";
+        return ExportedFiles{{target, ExportRedguardToBytes(*scene, kind, properties, io, target).bytes}};
+    });
 }
 
 void Export3D(const char *path, Assimp::IOSystem *io, const aiScene *scene, const Assimp::ExportProperties *props) {

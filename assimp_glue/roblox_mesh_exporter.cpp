@@ -6,6 +6,7 @@
 #include "common/math.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
+#include "export_util.hpp"
 #include "io_util.hpp"
 #include "roblox_mesh_scene.hpp"
 #include "scene_util.hpp"
@@ -679,31 +680,11 @@ std::vector<std::uint8_t> ExportRobloxMeshToBytes(const aiScene &scene, const st
 
 namespace {
 
-[[noreturn]] void ThrowExportError(const std::string &message) {
-    Assimp::DefaultLogger::get()->error(message.c_str());
-    throw DeadlyExportError(message);
-}
-
 void ExportWithVersion(const char *path, Assimp::IOSystem *io, const aiScene *scene,
                        const Assimp::ExportProperties *properties, const char *idVersion) {
-    if (scene == nullptr) ThrowExportError("Roblox mesh export: no scene");
-    if (io == nullptr) ThrowExportError("Roblox mesh export: no IOSystem to write through");
-    std::vector<std::uint8_t> bytes;
-    try {
-        bytes = ExportRobloxMeshToBytes(*scene, idVersion, properties);
-    } catch (const FormatError &e) {
-        ThrowExportError("Roblox mesh export: " + (e.format() == kFormatName ? e.message() : std::string(e.what())));
-    } catch (const std::bad_alloc &) {
-        ThrowExportError("Roblox mesh export: out of memory");
-    } catch (const std::exception &e) {
-        // Exporter::Export keeps the text of a DeadlyExportError only.
-        ThrowExportError(std::string("Roblox mesh export: ") + e.what());
-    }
-    const std::string target = path != nullptr ? path : "";
-    StreamPtr stream(io->Open(target.c_str(), "wb"), StreamCloser{io});
-    if (!stream) ThrowExportError("Roblox mesh export: cannot open '" + target + "' for writing");
-    if (stream->Write(bytes.data(), 1, bytes.size()) != bytes.size())
-        ThrowExportError("Roblox mesh export: writing '" + target + "' failed");
+    RunExport("Roblox mesh", kFormatName, scene, io, [&] {
+        return ExportedFiles{{path != nullptr ? path : "", ExportRobloxMeshToBytes(*scene, idVersion, properties)}};
+    });
 }
 
 // One function per exporter id: Assimp's entry holds a plain function pointer.

@@ -5,6 +5,7 @@
 #include "gamefmt/config.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/writer.hpp"
+#include "export_util.hpp"
 #include "io_util.hpp"
 #include "roblox_model_scene.hpp"
 
@@ -32,31 +33,11 @@ rbx::Compression CompressionOption(const Assimp::ExportProperties *properties) {
                                             " must be lz4, zstd or none, not '" + text + "'");
 }
 
-[[noreturn]] void ThrowExportError(const std::string &message) {
-    Assimp::DefaultLogger::get()->error(message.c_str());
-    throw DeadlyExportError(message);
-}
-
 void Export(const char *path, Assimp::IOSystem *io, const aiScene *scene, const Assimp::ExportProperties *props,
             bool xml) {
-    if (scene == nullptr) ThrowExportError("Roblox model export: no scene");
-    if (io == nullptr) ThrowExportError("Roblox model export: no IOSystem to write through");
-    std::vector<std::uint8_t> bytes;
-    try {
-        bytes = ExportRobloxModelToBytes(*scene, xml, props);
-    } catch (const FormatError &e) {
-        ThrowExportError("Roblox model export: " + e.message());
-    } catch (const std::bad_alloc &) {
-        ThrowExportError("Roblox model export: out of memory");
-    } catch (const std::exception &e) {
-        // Exporter::Export keeps the text of a DeadlyExportError only.
-        ThrowExportError(std::string("Roblox model export: ") + e.what());
-    }
-    const std::string target = path != nullptr ? path : "";
-    StreamPtr stream(io->Open(target.c_str(), "wb"), StreamCloser{io});
-    if (!stream) ThrowExportError("Roblox model export: cannot open '" + target + "' for writing");
-    if (!bytes.empty() && stream->Write(bytes.data(), 1, bytes.size()) != bytes.size())
-        ThrowExportError("Roblox model export: writing '" + target + "' failed");
+    RunExport("Roblox model", rbx::kFormatName, scene, io, [&] {
+        return ExportedFiles{{path != nullptr ? path : "", ExportRobloxModelToBytes(*scene, xml, props)}};
+    });
 }
 
 void ExportBinary(const char *p, Assimp::IOSystem *io, const aiScene *s, const Assimp::ExportProperties *props) {

@@ -8,6 +8,7 @@
 #include "gamefmt/config.hpp"
 #include "importers/sl_mesh/asset.hpp"
 #include "importers/sl_mesh/skeleton.hpp"
+#include "export_util.hpp"
 #include "io_util.hpp"
 #include "roblox_mesh_exporter.hpp" // ParseLodRatios
 #include "scene_util.hpp"
@@ -415,11 +416,6 @@ std::vector<std::vector<std::uint8_t>> ExportSlMeshToBytes(const aiScene &scene,
 
 namespace {
 
-[[noreturn]] void ThrowExportError(const std::string &message) {
-    Assimp::DefaultLogger::get()->error(message.c_str());
-    throw DeadlyExportError(message);
-}
-
 // Submodel k of "dir/model.llmesh" is "dir/model_k.llmesh" (§13.2: <stem>_<k>.llmesh).
 std::string SubmodelPath(const std::string &path, std::size_t k) {
     const std::size_t slash = path.find_last_of("/\\");
@@ -429,31 +425,16 @@ std::string SubmodelPath(const std::string &path, std::size_t k) {
     return stem + "_" + std::to_string(k) + ".llmesh";
 }
 
-void WriteFile(Assimp::IOSystem *io, const std::string &target, const std::vector<std::uint8_t> &bytes) {
-    StreamPtr stream(io->Open(target.c_str(), "wb"), StreamCloser{io});
-    if (!stream) ThrowExportError("Second Life mesh export: cannot open '" + target + "' for writing");
-    if (stream->Write(bytes.data(), 1, bytes.size()) != bytes.size())
-        ThrowExportError("Second Life mesh export: writing '" + target + "' failed");
-}
-
 void ExportSlMesh(const char *path, Assimp::IOSystem *io, const aiScene *scene,
                   const Assimp::ExportProperties *properties) {
-    if (scene == nullptr) ThrowExportError("Second Life mesh export: no scene");
-    if (io == nullptr) ThrowExportError("Second Life mesh export: no IOSystem to write through");
-    std::vector<std::vector<std::uint8_t>> files;
-    try {
-        files = ExportSlMeshToBytes(*scene, properties);
-    } catch (const FormatError &e) {
-        ThrowExportError("Second Life mesh export: " +
-                         (e.format() == kFormatName ? e.message() : std::string(e.what())));
-    } catch (const std::bad_alloc &) {
-        ThrowExportError("Second Life mesh export: out of memory");
-    } catch (const std::exception &e) {
-        // Exporter::Export keeps the text of a DeadlyExportError only.
-        ThrowExportError(std::string("Second Life mesh export: ") + e.what());
-    }
-    const std::string target = path != nullptr ? path : "";
-    for (std::size_t k = 0; k < files.size(); ++k) WriteFile(io, k == 0 ? target : SubmodelPath(target, k), files[k]);
+    RunExport("Second Life mesh", kFormatName, scene, io, [&] {
+        const std::string target = path != nullptr ? path : "";
+        std::vector<std::vector<std::uint8_t>> files = ExportSlMeshToBytes(*scene, properties);
+        ExportedFiles out;
+        for (std::size_t k = 0; k < files.size(); ++k)
+            out.emplace_back(k == 0 ? target : SubmodelPath(target, k), std::move(files[k]));
+        return out;
+    });
 }
 
 // Normals are not required (the format stores them when present); points and lines are skipped.
