@@ -45,12 +45,9 @@ using redguard::Float3;
 // ---------------------------------------------------------------- metadata read back (redguard_scene.hpp)
 
 std::optional<std::int32_t> MetaInt(const aiMetadata *md, const char *key) {
-    if (md == nullptr) return std::nullopt;
-    std::int32_t i = 0;
-    if (md->Get(std::string(key), i)) return i;
-    std::uint64_t u = 0;
-    if (md->Get(std::string(key), u)) return static_cast<std::int32_t>(u);
-    return std::nullopt;
+    const std::optional<std::int64_t> value = GetMetadataInt(md, key);
+    if (!value) return std::nullopt;
+    return static_cast<std::int32_t>(*value);
 }
 
 // A string, continued in "<key>.1", "<key>.2", ... when long.

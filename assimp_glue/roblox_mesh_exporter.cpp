@@ -133,24 +133,13 @@ struct Instance {
     std::int64_t level = 0;
 };
 
+// A node's LOD level (rbxmesh.lodLevel), capped so a hostile value cannot size anything.
 bool NodeLodLevel(const aiNode *node, std::int64_t &level) {
-    if (node == nullptr || node->mMetaData == nullptr) return false;
-    const aiMetadata *md = node->mMetaData;
-    for (unsigned i = 0; i < md->mNumProperties; ++i) {
-        if (std::string(md->mKeys[i].C_Str()) != rbxkeys::kLodLevel || md->mValues[i].mData == nullptr) continue;
-        switch (md->mValues[i].mType) {
-        case AI_INT32:
-            level = *static_cast<const std::int32_t *>(md->mValues[i].mData);
-            return true;
-        case AI_UINT64:
-            level = static_cast<std::int64_t>(
-                std::min<std::uint64_t>(*static_cast<const std::uint64_t *>(md->mValues[i].mData), 0xFFFF));
-            return true;
-        default:
-            return false;
-        }
-    }
-    return false;
+    if (node == nullptr) return false;
+    const std::optional<std::int64_t> value = GetMetadataInt(node->mMetaData, rbxkeys::kLodLevel);
+    if (!value) return false;
+    level = std::min<std::int64_t>(*value, 0xFFFF);
+    return true;
 }
 
 // The scene graph, walked once without recursion (a hostile or generated scene may be very deep).

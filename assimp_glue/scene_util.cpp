@@ -4,7 +4,9 @@
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/commonMetaData.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <limits>
 
 namespace gamefmt::glue {
 namespace {
@@ -206,6 +208,25 @@ void MetadataBuilder::MergeInto(aiMetadata *&target) const {
     for (unsigned k = 0; k < mEntries.size(); ++k) Fill(merged, target->mNumProperties + k, mEntries[k]);
     delete target;
     target = merged;
+}
+
+std::optional<std::int64_t> GetMetadataInt(const aiMetadata *md, std::string_view key) {
+    if (md == nullptr) return std::nullopt;
+    for (unsigned i = 0; i < md->mNumProperties; ++i) {
+        if (std::string_view(md->mKeys[i].data, md->mKeys[i].length) != key || md->mValues[i].mData == nullptr)
+            continue;
+        switch (md->mValues[i].mType) {
+        case AI_INT32:
+            return *static_cast<const std::int32_t *>(md->mValues[i].mData);
+        case AI_UINT64:
+            return static_cast<std::int64_t>(std::min<std::uint64_t>(
+                *static_cast<const std::uint64_t *>(md->mValues[i].mData),
+                static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())));
+        default:
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
 }
 
 bool GetLongText(const aiMetadata *md, const std::string &key, std::string &out) {

@@ -11,6 +11,7 @@
 #include <assimp/scene.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <unordered_set>
@@ -88,6 +89,10 @@ private:
     static void Fill(aiMetadata *md, unsigned index, const Entry &e);
     std::vector<Entry> mEntries;
 };
+
+// An integer metadata value stored as INT32 or UINT64 (UINT64 above INT64_MAX saturates); nullopt when the key is
+// absent or holds another type.
+std::optional<std::int64_t> GetMetadataInt(const aiMetadata *md, std::string_view key);
 
 // Reads back a text stored with MetadataBuilder::AddLongText (or a plain aiString). False when absent.
 bool GetLongText(const aiMetadata *md, const std::string &key, std::string &out);

@@ -57,28 +57,9 @@ Mat4 YUpToZUp() {
     return c;
 }
 
-bool MetadataInt(const aiMetadata *md, const char *key, std::int64_t &value) {
-    if (md == nullptr) return false;
-    for (unsigned i = 0; i < md->mNumProperties; ++i) {
-        if (std::string(md->mKeys[i].C_Str()) != key || md->mValues[i].mData == nullptr) continue;
-        switch (md->mValues[i].mType) {
-        case AI_INT32:
-            value = *static_cast<const std::int32_t *>(md->mValues[i].mData);
-            return true;
-        case AI_UINT64:
-            value = static_cast<std::int64_t>(
-                std::min<std::uint64_t>(*static_cast<const std::uint64_t *>(md->mValues[i].mData), 0xFFFF));
-            return true;
-        default:
-            return false;
-        }
-    }
-    return false;
-}
 
 bool SceneIsZUp(const aiScene &scene) {
-    std::int64_t axis = -1;
-    return MetadataInt(scene.mMetaData, "UpAxis", axis) && axis == 2;
+    return GetMetadataInt(scene.mMetaData, "UpAxis") == std::optional<std::int64_t>(2);
 }
 
 enum class Role { Render, PhysicsMesh, NotRender };
@@ -114,12 +95,11 @@ std::vector<Instance> WalkScene(const aiScene &scene, const Mat4 &frame, Warning
         else if (name == kPhysicsNode && role == Role::Render)
             role = Role::NotRender;
         int level = item.level;
-        std::int64_t own = 0;
-        if (MetadataInt(node->mMetaData, kLodLevelKey, own)) {
-            if (own >= slmesh::kLowestLod && own <= slmesh::kHighLod)
-                level = static_cast<int>(own);
+        if (const std::optional<std::int64_t> own = GetMetadataInt(node->mMetaData, kLodLevelKey)) {
+            if (*own >= slmesh::kLowestLod && *own <= slmesh::kHighLod)
+                level = static_cast<int>(*own);
             else
-                warnings.Add("node '" + name + "' has " + kLodLevelKey + " " + std::to_string(own) +
+                warnings.Add("node '" + name + "' has " + kLodLevelKey + " " + std::to_string(*own) +
                              ", not 0 (lowest) to 3 (high); ignored");
         }
         for (unsigned i = 0; i < node->mNumMeshes; ++i) {

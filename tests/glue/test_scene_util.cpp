@@ -122,3 +122,19 @@ TEST(SceneUtil, MergeKeepsExistingEntries) {
 }
 
 } // namespace
+
+TEST(SceneUtil, GetMetadataIntReadsInt32AndUint64Only) {
+    aiMetadata *md = aiMetadata::Alloc(4);
+    md->Set(0, "i", std::int32_t(-7));
+    md->Set(1, "u", std::uint64_t(3));
+    md->Set(2, "big", std::uint64_t(0xFFFFFFFFFFFFFFFFull));
+    md->Set(3, "s", aiString("12"));
+    EXPECT_EQ(gamefmt::glue::GetMetadataInt(md, "i"), std::optional<std::int64_t>(-7));
+    EXPECT_EQ(gamefmt::glue::GetMetadataInt(md, "u"), std::optional<std::int64_t>(3));
+    EXPECT_EQ(gamefmt::glue::GetMetadataInt(md, "big"),
+              std::optional<std::int64_t>(std::numeric_limits<std::int64_t>::max()));
+    EXPECT_FALSE(gamefmt::glue::GetMetadataInt(md, "s"));
+    EXPECT_FALSE(gamefmt::glue::GetMetadataInt(md, "missing"));
+    EXPECT_FALSE(gamefmt::glue::GetMetadataInt(nullptr, "i"));
+    aiMetadata::Dealloc(md);
+}
