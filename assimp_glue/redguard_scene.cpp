@@ -5,6 +5,7 @@
 #include "redguard_scene.hpp"
 
 #include "common/error.hpp"
+#include "common/text_number.hpp"
 #include "common/png.hpp"
 #include "importers/redguard/detect.hpp"
 #include "scene_util.hpp"
@@ -219,15 +220,27 @@ void AddLongString(MetadataBuilder &md, const std::string &key, const std::strin
 
 std::string Section4Text(const RG3DModel &model) {
     std::string out;
+    std::size_t refs = 0;
+    for (const redguard::Section4Group &group : model.section4) refs += group.refs.size();
+    out.reserve(64 * model.section4.size() + 12 * refs);
     for (std::size_t g = 0; g < model.section4.size(); ++g) {
         const redguard::Section4Group &group = model.section4[g];
         if (g != 0) out += ';';
-        out += std::to_string(group.centre[0]) + ',' + std::to_string(group.centre[1]) + ',' +
-               std::to_string(group.centre[2]) + ',' + std::to_string(group.radius) + ',' + FloatText(group.opaque[0]) +
-               ',' + FloatText(group.opaque[1]) + ',' + FloatText(group.opaque[2]) + ':';
+        for (int i = 0; i < 3; ++i) {
+            AppendInt(out, group.centre[static_cast<std::size_t>(i)]);
+            out += ',';
+        }
+        AppendUInt(out, group.radius);
+        for (float f : group.opaque) {
+            out += ',';
+            out += FloatText(f);
+        }
+        out += ':';
         for (std::size_t r = 0; r < group.refs.size(); ++r) {
             if (r != 0) out += ',';
-            out += std::to_string(group.refs[r].faceOffset) + '/' + std::to_string(group.refs[r].faceIndexTimes4);
+            AppendUInt(out, group.refs[r].faceOffset);
+            out += '/';
+            AppendUInt(out, group.refs[r].faceIndexTimes4);
         }
     }
     return out;
