@@ -199,6 +199,24 @@ std::string Hex(std::uint32_t v) {
     return buf;
 }
 
+std::string HexBytes(const std::uint8_t *data, std::size_t size) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out(2 * size, '0');
+    for (std::size_t i = 0; i < size; ++i) {
+        out[2 * i] = digits[data[i] >> 4];
+        out[2 * i + 1] = digits[data[i] & 0xF];
+    }
+    return out;
+}
+
+// The header words as the file stores them (little-endian), as hex.
+std::string HeaderHex(const std::array<std::uint32_t, 16> &header) {
+    std::uint8_t bytes[64];
+    for (std::size_t i = 0; i < 16; ++i)
+        for (std::size_t b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<std::uint8_t>(header[i] >> (8 * b));
+    return HexBytes(bytes, sizeof bytes);
+}
+
 std::string FloatText(float f) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.9g", double(f));
@@ -625,6 +643,18 @@ public:
         const std::string vertexOrder = VertexOrderText(mModel);
         if (!vertexOrder.empty()) AddLongString(md, rgkeys::kVertexOrder, vertexOrder);
         if (mModel.hasSection4) AddLongString(md, rgkeys::kSection4, Section4Text(mModel));
+        md.Add(rgkeys::kHeader, HeaderHex(mModel.header));
+        if (!mModel.v2Opaque.empty())
+            AddLongString(md, rgkeys::kV2Block, HexBytes(mModel.v2Opaque.data(), mModel.v2Opaque.size()));
+        std::string unused;
+        for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
+            if (mModel.faces[f].unused == 0) continue;
+            if (!unused.empty()) unused += ',';
+            AppendUInt(unused, f);
+            unused += '=';
+            unused += Hex(mModel.faces[f].unused);
+        }
+        if (!unused.empty()) AddLongString(md, rgkeys::kFaceUnused, unused);
     }
 
 private:
@@ -856,6 +886,7 @@ void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *
         md.Add(rgkeys::kSegmentType, static_cast<std::int32_t>(segment.type));
         md.Add(rgkeys::kSegmentFlags, static_cast<std::int32_t>(segment.flags));
         md.Add(rgkeys::kSegmentAttr, static_cast<std::int32_t>(segment.header[0x10]));
+        md.Add(rgkeys::kSegmentHeader, HexBytes(segment.header.data(), segment.header.size()));
         if (segment.embedded()) {
             if (segment.payloadOffset > size || segment.payloadSize > size - segment.payloadOffset)
                 throw FormatError(redguard::kFormatName, "ROB segment \"" + segment.name + "\" runs past the end",

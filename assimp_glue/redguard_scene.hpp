@@ -43,7 +43,10 @@
 //     comma-separated, runs as "a-b" — e.g. "0-1,4,2-3"; an exporter that numbers welded vertices by first use
 //     maps its k-th vertex to the k-th entry to restore the file's indices,
 //   A string longer than 1000 bytes continues in "<key>.1", "<key>.2", … (concatenate in order).
-// ROB children also rg.segment_name (string), rg.segment_type, rg.segment_flags, rg.segment_attr (int32);
+//   Bytes kept for archival (never interpreted): rg.header (the 64 header bytes as hex), rg.v2_block (v2.x:
+//     the opaque 24·nf block as hex), rg.face_unused ("face=hex,…", only faces whose unused word is not 0).
+// ROB children also rg.segment_name (string), rg.segment_type, rg.segment_flags, rg.segment_attr (int32),
+// rg.segment_header (the 80 header bytes as hex);
 // type 512 segments rg.external (string: the file opened, "" when unresolved).
 // Scene metadata: SourceAsset_Format "Redguard 3D" (or "Redguard ROB archive"), SourceAsset_FormatVersion
 // (the model's "v5.0"…, "OARC" for archives). A scene without any face is AI_SCENE_FLAGS_INCOMPLETE with
@@ -82,6 +85,10 @@ inline constexpr const char *kSegmentName = "rg.segment_name";
 inline constexpr const char *kSegmentType = "rg.segment_type";
 inline constexpr const char *kSegmentFlags = "rg.segment_flags";
 inline constexpr const char *kSegmentAttr = "rg.segment_attr";
+inline constexpr const char *kHeader = "rg.header";                 // the 64-byte header, lowercase hex
+inline constexpr const char *kV2Block = "rg.v2_block";              // v2.x: the opaque 24·nf block, hex
+inline constexpr const char *kFaceUnused = "rg.face_unused";        // "face=hex,..." for non-zero unused words
+inline constexpr const char *kSegmentHeader = "rg.segment_header";  // the 80-byte ROB segment header, hex
 inline constexpr const char *kExternal = "rg.external";
 // Material properties (aiMaterial keys, type 0, index 0).
 inline constexpr const char *kMatTexRaw = "$rg.tex_raw";

@@ -676,6 +676,40 @@ TEST(RgScene, Section14RobFromMemory) {
     EXPECT_EQ(ChildNames(r.scene->mRootNode), std::vector<std::string>{"TRI"});
 }
 
+// Lowercase hex of bytes [begin, end) — written independently of the importer's formatter.
+std::string HexOf(const std::vector<std::uint8_t> &bytes, std::size_t begin, std::size_t end) {
+    std::string out;
+    char buf[3];
+    for (std::size_t i = begin; i < end; ++i) {
+        std::snprintf(buf, sizeof buf, "%02x", bytes[i]);
+        out += buf;
+    }
+    return out;
+}
+
+TEST(RgScene, UninterpretedBytesAreKeptInMetadata) {
+    // The model header (64 bytes) and the ROB segment header (80 bytes at 20) as stored.
+    const std::vector<std::uint8_t> rob = rg::TriangleRob();
+    const ImportResult r = ImportMemory(rob, "rob");
+    ASSERT_TRUE(r) << r.error;
+    const aiNode *node = Child(r.scene->mRootNode, "TRI");
+    ASSERT_NE(node, nullptr);
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.segment_header"), HexOf(rob, 20, 100));
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.header"), HexOf(rob, 100, 164));
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.header").substr(0, 8), "76342e30"); // "v4.0"
+    // v2.7: the opaque 24-byte-per-face block, found at the offset header field 0x18 names.
+    const std::vector<std::uint8_t> v27 = rg::TriangleV27();
+    const ImportResult m = ImportMemory(v27, "3d");
+    ASSERT_TRUE(m) << m.error;
+    const aiNode *model = m.scene->mRootNode->mNumChildren == 1 ? m.scene->mRootNode->mChildren[0] : nullptr;
+    ASSERT_NE(model, nullptr);
+    const std::size_t block = v27[0x18] | v27[0x19] << 8 | v27[0x1A] << 16 | std::size_t(v27[0x1B]) << 24;
+    ASSERT_LE(block + 24, v27.size());
+    EXPECT_EQ(MetaString(model->mMetaData, "rg.v2_block"), HexOf(v27, block, block + 24));
+    // No face has a non-zero unused word in these files.
+    EXPECT_EQ(MetaString(model->mMetaData, "rg.face_unused"), "<absent>");
+}
+
 // ---------------------------------------------------------------- versions, scale, export, metadata
 
 TEST(RgScene, V27ModelImports) {
