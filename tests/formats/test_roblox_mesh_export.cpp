@@ -11,6 +11,7 @@
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
+#include "support/scene_build.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -80,36 +81,10 @@ std::vector<std::size_t> LevelFaceCounts(const rb::RobloxMesh &mesh) {
     return counts;
 }
 
-void AddChildren(aiNode *parent, std::vector<aiNode *> children) {
-    parent->mNumChildren = static_cast<unsigned>(children.size());
-    parent->mChildren = new aiNode *[children.size()];
-    for (std::size_t i = 0; i < children.size(); ++i) {
-        parent->mChildren[i] = children[i];
-        children[i]->mParent = parent;
-    }
-}
-
-void SetMeshes(aiNode *node, std::vector<unsigned> meshes) {
-    node->mNumMeshes = static_cast<unsigned>(meshes.size());
-    node->mMeshes = new unsigned[meshes.size()];
-    std::copy(meshes.begin(), meshes.end(), node->mMeshes);
-}
-
-void SetMeshList(aiScene *scene, std::vector<aiMesh *> meshes) {
-    scene->mNumMeshes = static_cast<unsigned>(meshes.size());
-    scene->mMeshes = new aiMesh *[meshes.size()];
-    std::copy(meshes.begin(), meshes.end(), scene->mMeshes);
-}
-
-void AddMaterials(aiScene *scene, unsigned count) {
-    scene->mNumMaterials = count;
-    scene->mMaterials = new aiMaterial *[count];
-    for (unsigned i = 0; i < count; ++i) {
-        scene->mMaterials[i] = new aiMaterial();
-        const aiString name("m" + std::to_string(i));
-        scene->mMaterials[i]->AddProperty(&name, AI_MATKEY_NAME);
-    }
-}
+using gamefmt::test::AddChildren;
+using gamefmt::test::AddMaterials;
+using gamefmt::test::SetMeshes;
+using gamefmt::test::SetMeshList;
 
 // One triangle (or a polygon of `corners` vertices on the unit circle) with normals +Z, UVs and tangents.
 aiMesh *Polygon(unsigned corners = 3, bool withTangents = true) {

@@ -12,6 +12,7 @@
 #include "importers/sl_mesh/llsd.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
+#include "support/scene_build.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -83,36 +84,10 @@ ImportResult ImportLlmesh(const Bytes &bytes, const gamefmt::test::ImporterSetup
 
 // ---------------------------------------------------------------- scene building
 
-void AddChildren(aiNode *parent, std::vector<aiNode *> children) {
-    parent->mNumChildren = static_cast<unsigned>(children.size());
-    parent->mChildren = new aiNode *[children.size()];
-    for (std::size_t i = 0; i < children.size(); ++i) {
-        parent->mChildren[i] = children[i];
-        children[i]->mParent = parent;
-    }
-}
-
-void SetMeshes(aiNode *node, std::vector<unsigned> meshes) {
-    node->mNumMeshes = static_cast<unsigned>(meshes.size());
-    node->mMeshes = new unsigned[meshes.size()];
-    std::copy(meshes.begin(), meshes.end(), node->mMeshes);
-}
-
-void SetMeshList(aiScene *scene, std::vector<aiMesh *> meshes) {
-    scene->mNumMeshes = static_cast<unsigned>(meshes.size());
-    scene->mMeshes = new aiMesh *[meshes.size()];
-    std::copy(meshes.begin(), meshes.end(), scene->mMeshes);
-}
-
-void AddMaterials(aiScene *scene, unsigned count) {
-    scene->mNumMaterials = count;
-    scene->mMaterials = new aiMaterial *[count];
-    for (unsigned i = 0; i < count; ++i) {
-        scene->mMaterials[i] = new aiMaterial();
-        const aiString name("mat" + std::to_string(i));
-        scene->mMaterials[i]->AddProperty(&name, AI_MATKEY_NAME);
-    }
-}
+using gamefmt::test::AddChildren;
+using gamefmt::test::AddMaterials;
+using gamefmt::test::SetMeshes;
+using gamefmt::test::SetMeshList;
 
 // An axis-aligned box [lo, hi] of 24 vertices (4 per side) with outward normals and UVs, 12 triangles.
 aiMesh *Box(const aiVector3D &lo, const aiVector3D &hi, unsigned material = 0) {
