@@ -6,9 +6,12 @@
 
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Exceptional.h>
+#include <assimp/Exporter.hpp>
 #include <assimp/IOStream.hpp>
 #include <assimp/IOSystem.hpp>
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <new>
 
@@ -42,6 +45,38 @@ void RunExport(const std::string &label, const char *formatName, const aiScene *
         if (!bytes.empty() && stream->Write(bytes.data(), 1, bytes.size()) != bytes.size())
             ThrowExportError(prefix + "writing '" + file.first + "' failed");
     }
+}
+
+bool ReadExportText(const Assimp::ExportProperties &p, const char *name, std::string &out, const char *floatFormat) {
+    if (p.HasPropertyString(name)) {
+        out = p.GetPropertyString(name);
+        return true;
+    }
+    if (p.HasPropertyFloat(name)) {
+        char text[64];
+        std::snprintf(text, sizeof text, floatFormat, static_cast<double>(p.GetPropertyFloat(name)));
+        out = text;
+        return true;
+    }
+    if (p.HasPropertyInteger(name)) {
+        out = std::to_string(p.GetPropertyInteger(name));
+        return true;
+    }
+    return false;
+}
+
+std::optional<bool> ReadExportBool(const Assimp::ExportProperties &p, const char *name, const char *formatName) {
+    if (p.HasPropertyInteger(name)) return p.GetPropertyInteger(name) != 0;
+    if (p.HasPropertyFloat(name)) return p.GetPropertyFloat(name) != 0;
+    if (p.HasPropertyString(name)) {
+        std::string text = p.GetPropertyString(name);
+        for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
+        if (text == "false" || text == "0" || text == "no" || text == "off") return false;
+        throw FormatError(formatName, std::string("option ") + name + " must be true or false, not '" +
+                                          p.GetPropertyString(name) + "'");
+    }
+    return std::nullopt;
 }
 
 } // namespace gamefmt::glue

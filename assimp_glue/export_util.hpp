@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,7 +12,8 @@
 struct aiScene;
 namespace Assimp {
 class IOSystem;
-}
+class ExportProperties;
+} // namespace Assimp
 
 namespace gamefmt::glue {
 
@@ -26,5 +28,14 @@ using ExportedFiles = std::vector<std::pair<std::string, std::vector<std::uint8_
 // text) and writes every file it returns through `io`.
 void RunExport(const std::string &label, const char *formatName, const aiScene *scene, Assimp::IOSystem *io,
                const std::function<ExportedFiles()> &produce);
+
+// An option as text, whichever map the caller put it in: strings as they are, floats with `floatFormat` (the
+// command line types "7.00" or "0.5" as floats), integers in decimal. False when it is not set.
+bool ReadExportText(const Assimp::ExportProperties &p, const char *name, std::string &out,
+                    const char *floatFormat = "%.9g");
+
+// A boolean option: SetPropertyBool puts it in the integer map; floats and the strings true/false/1/0/yes/no/
+// on/off are accepted too. nullopt when not set; FormatError(formatName) for any other string.
+std::optional<bool> ReadExportBool(const Assimp::ExportProperties &p, const char *name, const char *formatName);
 
 } // namespace gamefmt::glue

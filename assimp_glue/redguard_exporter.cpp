@@ -576,24 +576,6 @@ std::string Lower(std::string s) {
     return s;
 }
 
-bool ReadTextProperty(const Assimp::ExportProperties &p, const char *name, std::string &out) {
-    if (p.HasPropertyString(name)) {
-        out = p.GetPropertyString(name);
-        return true;
-    }
-    if (p.HasPropertyFloat(name)) {
-        char text[64];
-        std::snprintf(text, sizeof text, "%.9g", static_cast<double>(p.GetPropertyFloat(name)));
-        out = text;
-        return true;
-    }
-    if (p.HasPropertyInteger(name)) {
-        out = std::to_string(p.GetPropertyInteger(name));
-        return true;
-    }
-    return false;
-}
-
 std::string Folder(const std::string &path) {
     const std::size_t slash = path.find_last_of("/\\");
     return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
@@ -624,7 +606,7 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
     options.kind = kind == RedguardExportKind::Model3DC ? redguard::BuildOptions::Kind::Animated3DC
                                                         : redguard::BuildOptions::Kind::Static3D;
     std::string text;
-    if (properties != nullptr && ReadTextProperty(*properties, GAMEFMT_RG_EXPORT_VERSION, text)) {
+    if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_EXPORT_VERSION, text)) {
         const std::string v = Lower(text);
         if (v == "v5.0" || v == "5.0" || v == "5") options.version = redguard::Version::V50;
         else if (v == "v4.0" || v == "4.0" || v == "4") options.version = redguard::Version::V40;
@@ -636,7 +618,7 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
     if (options.version == redguard::Version::V40 && kind == RedguardExportKind::Model3D)
         options.normals = vertexNormals == "table" ? redguard::BuildOptions::Normals::Table
                                                    : redguard::BuildOptions::Normals::Direct;
-    if (properties != nullptr && ReadTextProperty(*properties, GAMEFMT_RG_DEFAULT_TEXTURE, text)) {
+    if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_DEFAULT_TEXTURE, text)) {
         const std::optional<std::uint32_t> value = redguard::ParseDefaultTexture(text);
         if (!value)
             Fail(std::string("option ") + GAMEFMT_RG_DEFAULT_TEXTURE +
@@ -644,7 +626,7 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
                  "'");
         options.defaultTexture = *value;
     }
-    if (properties != nullptr && ReadTextProperty(*properties, GAMEFMT_RG_SCALE, text)) {
+    if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_SCALE, text)) {
         char *end = nullptr;
         const double scale = std::strtod(text.c_str(), &end);
         if (text.empty() || end != text.c_str() + text.size() || !(scale > 0) || !std::isfinite(scale) ||
@@ -652,7 +634,7 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
             Fail(std::string("option ") + GAMEFMT_RG_SCALE + " must be a positive number, not '" + text + "'");
         options.scale = static_cast<float>(scale);
     }
-    if (properties != nullptr && ReadTextProperty(*properties, GAMEFMT_RG_FALLBACK_TEX_SIZE, text)) {
+    if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_FALLBACK_TEX_SIZE, text)) {
         char *end = nullptr;
         const long size = std::strtol(text.c_str(), &end, 10);
         if (text.empty() || end != text.c_str() + text.size() || size <= 0 || size > 65536)
@@ -660,7 +642,7 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
                  " must be a texture size in texels (1-65536), not '" + text + "'");
         options.fallbackTexSize = static_cast<int>(size);
     }
-    if (properties != nullptr && ReadTextProperty(*properties, GAMEFMT_RG_PALETTE, text) && !text.empty())
+    if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_PALETTE, text) && !text.empty())
         options.palette = LoadPalette(text, io, path, warnings);
     return options;
 }

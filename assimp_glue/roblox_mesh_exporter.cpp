@@ -509,38 +509,6 @@ RobloxMeshSceneInput ExtractRobloxMeshInput(const aiScene &scene) {
 
 namespace {
 
-bool ReadTextProperty(const Assimp::ExportProperties &p, const char *name, const char *floatFormat, std::string &out) {
-    if (p.HasPropertyString(name)) {
-        out = p.GetPropertyString(name);
-        return true;
-    }
-    if (p.HasPropertyFloat(name)) {
-        // The command line types "7.00" as a float and "0.5" likewise: take it back as text.
-        char text[64];
-        std::snprintf(text, sizeof text, floatFormat, static_cast<double>(p.GetPropertyFloat(name)));
-        out = text;
-        return true;
-    }
-    if (p.HasPropertyInteger(name)) {
-        out = std::to_string(p.GetPropertyInteger(name));
-        return true;
-    }
-    return false;
-}
-
-std::optional<bool> ReadBoolProperty(const Assimp::ExportProperties &p, const char *name) {
-    if (p.HasPropertyInteger(name)) return p.GetPropertyInteger(name) != 0; // bools live in the integer map
-    if (p.HasPropertyFloat(name)) return p.GetPropertyFloat(name) != 0;
-    if (p.HasPropertyString(name)) {
-        std::string text = p.GetPropertyString(name);
-        for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
-        if (text == "false" || text == "0" || text == "no" || text == "off") return false;
-        Fail(std::string("option ") + name + " must be true or false, not '" + p.GetPropertyString(name) + "'");
-    }
-    return std::nullopt;
-}
-
 std::string SceneString(const aiScene &scene, const char *key) {
     if (scene.mMetaData == nullptr) return {};
     aiString value;
@@ -577,7 +545,7 @@ RobloxMeshExportSettings ResolveRobloxMeshExportSettings(const aiScene &scene, c
     std::string text;
     if (!idVersion.empty()) {
         settings.version = idVersion;
-    } else if (ReadTextProperty(props, GAMEFMT_RBXMESH_VERSION, "%.2f", text)) {
+    } else if (ReadExportText(props, GAMEFMT_RBXMESH_VERSION, text, "%.2f")) {
         const std::optional<std::string> version = NormaliseRobloxMeshVersion(text);
         if (!version)
             Fail(std::string("option ") + GAMEFMT_RBXMESH_VERSION +
@@ -590,7 +558,7 @@ RobloxMeshExportSettings ResolveRobloxMeshExportSettings(const aiScene &scene, c
         settings.versionFromSource = true;
     }
 
-    if (const std::optional<bool> draco = ReadBoolProperty(props, GAMEFMT_RBXMESH_DRACO)) {
+    if (const std::optional<bool> draco = ReadExportBool(props, GAMEFMT_RBXMESH_DRACO, kFormatName)) {
         settings.draco = *draco;
     } else if (settings.versionFromSource) {
         // A round trip keeps a raw COREMESH (a real 7.00 file has one).
@@ -598,7 +566,7 @@ RobloxMeshExportSettings ResolveRobloxMeshExportSettings(const aiScene &scene, c
         if (SceneInt(scene, rbxkeys::kCoremeshVersion, coremesh) && coremesh == 1) settings.draco = false;
     }
 
-    if (const std::optional<bool> generate = ReadBoolProperty(props, GAMEFMT_RBXMESH_GENERATE_LODS)) {
+    if (const std::optional<bool> generate = ReadExportBool(props, GAMEFMT_RBXMESH_GENERATE_LODS, kFormatName)) {
         settings.generateLods = *generate;
     } else if (IsRobloxMeshSource(scene)) {
         // A Roblox mesh whose file had one level keeps one level; its LOD structure is the file's.
@@ -606,7 +574,7 @@ RobloxMeshExportSettings ResolveRobloxMeshExportSettings(const aiScene &scene, c
         if (SceneInt(scene, rbxkeys::kLodLevels, levels) && levels <= 1) settings.generateLods = false;
     }
 
-    if (ReadTextProperty(props, GAMEFMT_RBXMESH_LOD_RATIOS, "%.9g", text)) {
+    if (ReadExportText(props, GAMEFMT_RBXMESH_LOD_RATIOS, text)) {
         const std::optional<std::vector<float>> ratios = ParseLodRatios(text);
         if (!ratios)
             Fail(std::string("option ") + GAMEFMT_RBXMESH_LOD_RATIOS +

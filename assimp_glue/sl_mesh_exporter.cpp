@@ -340,33 +340,15 @@ SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
 
 namespace {
 
-std::optional<bool> ReadBool(const Assimp::ExportProperties &p, const char *name) {
-    if (p.HasPropertyInteger(name)) return p.GetPropertyInteger(name) != 0; // bools live in the integer map
-    if (p.HasPropertyFloat(name)) return p.GetPropertyFloat(name) != 0;
-    if (p.HasPropertyString(name)) {
-        std::string text = p.GetPropertyString(name);
-        for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
-        if (text == "false" || text == "0" || text == "no" || text == "off") return false;
-        Fail(std::string("option ") + name + " must be true or false, not '" + p.GetPropertyString(name) + "'");
-    }
-    return std::nullopt;
-}
-
 slmesh::BuildOptions ReadOptions(const Assimp::ExportProperties *properties) {
     slmesh::BuildOptions options;
     if (properties == nullptr) return options;
     const Assimp::ExportProperties &p = *properties;
-    if (const auto v = ReadBool(p, GAMEFMT_SLMESH_SUBMODELS)) options.submodels = *v;
-    if (const auto v = ReadBool(p, GAMEFMT_SLMESH_MATERIAL_LIST)) options.materialList = *v;
-    if (const auto v = ReadBool(p, GAMEFMT_SLMESH_GENERATE_LODS)) options.generateLods = *v;
+    if (const auto v = ReadExportBool(p, GAMEFMT_SLMESH_SUBMODELS, kFormatName)) options.submodels = *v;
+    if (const auto v = ReadExportBool(p, GAMEFMT_SLMESH_MATERIAL_LIST, kFormatName)) options.materialList = *v;
+    if (const auto v = ReadExportBool(p, GAMEFMT_SLMESH_GENERATE_LODS, kFormatName)) options.generateLods = *v;
     std::string text;
-    if (p.HasPropertyString(GAMEFMT_SLMESH_LOD_RATIOS)) {
-        text = p.GetPropertyString(GAMEFMT_SLMESH_LOD_RATIOS);
-    } else if (p.HasPropertyFloat(GAMEFMT_SLMESH_LOD_RATIOS)) {
-        text = std::to_string(p.GetPropertyFloat(GAMEFMT_SLMESH_LOD_RATIOS));
-    }
-    if (!text.empty()) {
+    if (ReadExportText(p, GAMEFMT_SLMESH_LOD_RATIOS, text) && !text.empty()) {
         const std::optional<std::vector<float>> ratios = ParseLodRatios(text);
         if (!ratios || ratios->size() > 3)
             Fail(std::string("option ") + GAMEFMT_SLMESH_LOD_RATIOS +
