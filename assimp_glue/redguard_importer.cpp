@@ -226,6 +226,7 @@ bool RedguardImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bo
 }
 
 void RedguardImporter::SetupProperties(const Assimp::Importer *importer) {
+    mLimits = ReadImportLimits(importer);
     mAssetDir = importer->GetPropertyString(GAMEFMT_RG_ASSET_DIR, "");
     mPalette = importer->GetPropertyString(GAMEFMT_RG_PALETTE, "");
     mScale = importer->GetPropertyFloat(GAMEFMT_RG_SCALE, 1.0f);
@@ -283,6 +284,7 @@ void RedguardImporter::InternReadFile(const std::string &file, aiScene *scene, A
         BuildRedguardRobScene(rob, bytes.data(), bytes.size(), fileName.empty() ? "Redguard" : fileName, options, side,
                               scene);
     }
+    FinishImportedScene(scene, redguard::kFormatName, mLimits);
 }
 
 } // namespace gamefmt::glue

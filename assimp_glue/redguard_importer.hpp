@@ -3,6 +3,8 @@
 // by the search order of redguard-3d.md §12, and the hand-off to the scene builder (redguard_scene.hpp).
 #pragma once
 
+#include "import_guard.hpp"
+
 #include <assimp/BaseImporter.h>
 #include <assimp/importerdesc.h>
 
@@ -25,6 +27,7 @@ protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
 
 private:
+    ImportLimits mLimits;
     std::string mAssetDir;
     std::string mPalette;
     float mScale = 1.0f;

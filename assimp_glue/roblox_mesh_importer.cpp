@@ -34,6 +34,7 @@ bool RobloxMeshImporter::CanRead(const std::string &file, Assimp::IOSystem *io, 
 }
 
 void RobloxMeshImporter::SetupProperties(const Assimp::Importer *importer) {
+    mLimits = ReadImportLimits(importer);
     mAllLods = importer->GetPropertyBool(GAMEFMT_RBXMESH_IMPORT_ALL_LODS, false);
     mBakeFacs = importer->GetPropertyBool(GAMEFMT_RBXMESH_BAKE_FACS, true);
 }
@@ -48,6 +49,7 @@ void RobloxMeshImporter::InternReadFile(const std::string &file, aiScene *scene,
     options.allLods = mAllLods;
     options.bakeFacs = mBakeFacs;
     BuildRobloxMeshScene(mesh, options, scene);
+    FinishImportedScene(scene, rbxmesh::kFormatName, mLimits);
 }
 
 } // namespace gamefmt::glue

@@ -2,6 +2,8 @@
 // from the codec (ReadRobloxMesh) to the scene builder (BuildRobloxMeshScene).
 #pragma once
 
+#include "import_guard.hpp"
+
 #include <assimp/BaseImporter.h>
 #include <assimp/importerdesc.h>
 
@@ -23,6 +25,7 @@ protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
 
 private:
+    ImportLimits mLimits;
     bool mAllLods = false;
     bool mBakeFacs = true;
 };

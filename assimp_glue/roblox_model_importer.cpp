@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_model/detect.hpp"
+#include "importers/roblox_model/reader.hpp"
 #include "io_util.hpp"
 #include "roblox_model_scene.hpp"
 
@@ -37,6 +38,9 @@ bool RobloxModelImporter::CanRead(const std::string &file, Assimp::IOSystem *io,
 void RobloxModelImporter::SetupProperties(const Assimp::Importer *importer) {
     const int mib = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_DECOMPRESSED, 1024);
     mMaxDecompressed = mib > 0 ? std::uint64_t(mib) << 20 : std::uint64_t(1024) << 20;
+    const int instances = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_INSTANCES, 0);
+    mMaxInstances = instances > 0 ? std::size_t(instances) : rbx::ReadOptions::kDefaultMaxInstances;
+    mLimits = ReadImportLimits(importer);
 }
 
 void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {
@@ -45,7 +49,11 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     if (rbx::Detect(bytes.data(), bytes.size()) == rbx::Encoding::None)
         throw FormatError("Roblox model",
                           "not a Roblox model file: expected \"<roblox!\" (binary) or \"<roblox \" (XML)", 0);
-    ImportRobloxModel(bytes.data(), bytes.size(), mMaxDecompressed, scene);
+    rbx::ReadOptions read;
+    read.maxDecompressed = mMaxDecompressed;
+    read.maxInstances = mMaxInstances;
+    ImportRobloxModel(bytes.data(), bytes.size(), read, mLimits.maxNodeDepth, scene);
+    FinishImportedScene(scene, rbx::kFormatName, mLimits);
 }
 
 } // namespace gamefmt::glue

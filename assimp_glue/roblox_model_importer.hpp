@@ -2,6 +2,8 @@
 // content): bytes through the IOSystem → ReadDocument → BuildRobloxModelScene.
 #pragma once
 
+#include "import_guard.hpp"
+
 #include <assimp/BaseImporter.h>
 #include <assimp/importerdesc.h>
 
@@ -24,6 +26,8 @@ protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
 
 private:
+    ImportLimits mLimits;
+    std::size_t mMaxInstances = 0; // GAMEFMT_RBX_MAX_INSTANCES
     std::uint64_t mMaxDecompressed = std::uint64_t(1024) << 20; // GAMEFMT_RBX_MAX_DECOMPRESSED, bytes
 };
 

@@ -207,7 +207,7 @@ void ForEachSplitText(const aiMetadata &md, const std::function<void(std::string
     ForEachJoined(md, [&](std::string_view key, std::string_view text, const aiMetadataEntry &) { fn(key, text); });
 }
 
-void BuildRobloxModelScene(const Document &doc, aiScene *scene) {
+void BuildRobloxModelScene(const Document &doc, aiScene *scene, unsigned maxDepth) {
     for (const std::string &w : doc.warnings) LogWarn(std::string(rbx::kFormatName) + ": " + w);
 
     const std::size_t n = doc.instances.size();
@@ -227,10 +227,11 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene) {
         std::uint32_t index;
         aiNode *parentNode;
         std::uint32_t parentInstance;
+        std::size_t depth; // levels below the DataModel root (top-level instances are 1)
     };
     std::vector<Item> stack;
     for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it)
-        stack.push_back({*it, scene->mRootNode, kNoInstance});
+        stack.push_back({*it, scene->mRootNode, kNoInstance, 1});
     std::vector<std::vector<aiNode *>> childLists(n);
     std::vector<aiNode *> rootChildren;
     while (!stack.empty()) {
@@ -240,6 +241,14 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene) {
         visited[item.index] = true;
         const Instance &inst = doc.instances[item.index];
         const std::string &className = doc.className(inst);
+        if (item.depth > maxDepth) {
+            // Nothing is linked under the root yet: free what was built, then refuse.
+            for (aiNode *built : nodes) delete built;
+            Fail("instance " + SanitizeForAiString(rbx::ReferentText(doc, item.index)) + " (" + className + " '" +
+                 SanitizeForAiString(std::string_view(inst.name).substr(0, 64)) + "') is " +
+                 std::to_string(item.depth) + " levels below the root, deeper than the limit of " +
+                 std::to_string(maxDepth) + " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
+        }
 
         auto *node = new aiNode();
         nodes[item.index] = node;
@@ -273,7 +282,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene) {
         }
         node->mMetaData = md.Build();
 
-        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c) stack.push_back({*c, node, item.index});
+        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c) stack.push_back({*c, node, item.index, item.depth + 1});
     }
     for (std::size_t i = 0; i < n; ++i) {
         if (nodes[i] == nullptr || childLists[i].empty()) continue;
@@ -314,11 +323,10 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene) {
                    doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
 }
 
-void ImportRobloxModel(const std::uint8_t *data, std::size_t size, std::uint64_t maxDecompressed, aiScene *scene) {
-    rbx::ReadOptions options;
-    options.maxDecompressed = maxDecompressed;
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options,
+                       unsigned maxDepth, aiScene *scene) {
     const Document doc = rbx::ReadDocument(data, size, options);
-    BuildRobloxModelScene(doc, scene);
+    BuildRobloxModelScene(doc, scene, maxDepth);
 }
 
 bool IsRobloxModelScene(const aiScene &scene) {

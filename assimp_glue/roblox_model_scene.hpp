@@ -6,6 +6,8 @@
 // it beside detect.hpp.
 #pragma once
 
+#include "import_guard.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -17,7 +19,8 @@ struct aiMetadata;
 
 namespace gamefmt::rbx {
 struct Document;
-}
+struct ReadOptions;
+} // namespace gamefmt::rbx
 
 namespace gamefmt::glue {
 
@@ -42,12 +45,15 @@ inline constexpr const char *kRbxModelFormat = "Roblox model";
 inline constexpr const char *kRbxPlaceFormat = "Roblox place";
 
 // Fills `scene` (fresh, from BaseImporter) from `document`: nodes and metadata only, no meshes and no
-// materials, AI_SCENE_FLAGS_INCOMPLETE. Document warnings go to Assimp's logger.
-void BuildRobloxModelScene(const rbx::Document &document, aiScene *scene);
+// materials, AI_SCENE_FLAGS_INCOMPLETE. Document warnings go to Assimp's logger. An instance more than
+// `maxDepth` levels below the root (top-level instances are level 1) is a FormatError naming its referent
+// and depth (GAMEFMT_MAX_NODE_DEPTH, docs/security.md).
+void BuildRobloxModelScene(const rbx::Document &document, aiScene *scene, unsigned maxDepth = kDefaultMaxNodeDepth);
 
-// ReadDocument (binary or XML) with the decompression ceiling in bytes, then BuildRobloxModelScene.
-// Throws FormatError.
-void ImportRobloxModel(const std::uint8_t *data, std::size_t size, std::uint64_t maxDecompressed, aiScene *scene);
+// ReadDocument (binary or XML) with `options` (decompression ceiling, instance cap), then
+// BuildRobloxModelScene. Throws FormatError.
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options,
+                       unsigned maxDepth, aiScene *scene);
 
 // True when some node of the scene carries rbx.ClassName (a scene this importer made).
 bool IsRobloxModelScene(const aiScene &scene);

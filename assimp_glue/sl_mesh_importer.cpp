@@ -79,6 +79,7 @@ bool SlMeshImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool
 }
 
 void SlMeshImporter::SetupProperties(const Assimp::Importer *importer) {
+    mLimits = ReadImportLimits(importer);
     mOptions = SlMeshSceneOptions();
     mOptionError.clear();
 
@@ -156,6 +157,7 @@ void SlMeshImporter::InternReadFile(const std::string &file, aiScene *scene, Ass
     SlMeshSceneOptions options = mOptions;
     options.rootName = RootName(file);
     BuildSlMeshScene(asset, options, scene);
+    FinishImportedScene(scene, slmesh::kFormatName, mLimits);
 }
 
 } // namespace gamefmt::glue

@@ -4,6 +4,8 @@
 
 #include "sl_mesh_scene.hpp"
 
+#include "import_guard.hpp"
+
 #include <assimp/BaseImporter.h>
 #include <assimp/importerdesc.h>
 
@@ -26,6 +28,7 @@ protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
 
 private:
+    ImportLimits mLimits;
     SlMeshSceneOptions mOptions;
     std::size_t mMaxInflated = 64u * 1024u * 1024u;
     std::size_t mSlmMesh = 0;

@@ -169,7 +169,7 @@ private:
         if (version != 0)
             throw FormatError(kFormatName, "unsupported binary version " + std::to_string(version), versionAt);
         r.i32le(); // class count: hint only
-        r.i32le(); // instance count: hint only
+        r.i32le(); // instance count: hint only (the INST chunks' counts are checked against maxInstances)
         const std::size_t reservedAt = r.offset();
         const std::uint64_t reserved = r.u64le();
         if (reserved != 0) warn("header reserved bytes at offset " + std::to_string(reservedAt) + " are not zero");
@@ -291,6 +291,13 @@ private:
         std::vector<std::uint8_t> markers; // format 1: one marker byte per instance
     };
 
+    std::string instanceLimitMessage(std::uint64_t count) const {
+        return std::to_string(count) + " instances exceed the limit of " + std::to_string(mOptions.maxInstances) +
+               " (GAMEFMT_RBX_MAX_INSTANCES, --rbx-max-instances)";
+    }
+
+    std::uint64_t mInstanceTotal = 0;
+
     std::size_t readInst(ByteReader &r) {
         const std::size_t idAt = r.offset();
         const std::uint32_t id = r.u32le();
@@ -303,6 +310,9 @@ private:
         if (format > 1) r.fail("unknown INST format " + std::to_string(format));
         const std::uint32_t count = r.u32le();
         r.requireArray(count, format == 1 ? 5 : 4, "INST referents");
+        mInstanceTotal += count;
+        if (mInstanceTotal > mOptions.maxInstances)
+            r.failAt(idAt - r.baseOffset(), instanceLimitMessage(mInstanceTotal));
         PendingInst p;
         p.classIndex = mClasses.size();
         p.service = format == 1;

@@ -13,6 +13,10 @@ struct ReadOptions {
     // Ceiling on the total decompressed bytes of one file, nested models included
     // (GAMEFMT_RBX_MAX_DECOMPRESSED, in bytes here).
     std::uint64_t maxDecompressed = std::uint64_t(1024) << 20;
+    // Ceiling on the number of instances (GAMEFMT_RBX_MAX_INSTANCES): a file that declares or holds more is
+    // rejected before the instances are allocated.
+    std::size_t maxInstances = kDefaultMaxInstances;
+    static constexpr std::size_t kDefaultMaxInstances = 1000000;
 };
 
 Document ReadBinary(const std::uint8_t *data, std::size_t size, const ReadOptions &options = {});

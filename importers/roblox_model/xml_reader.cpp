@@ -259,7 +259,7 @@ struct Fixup {
 
 class XmlReader {
 public:
-    explicit XmlReader(Document &doc) : mDoc(doc) {}
+    XmlReader(Document &doc, const ReadOptions &options) : mDoc(doc), mOptions(options) {}
 
     void read(const std::uint8_t *data, std::size_t size) {
         pugi::xml_document xml;
@@ -337,6 +337,9 @@ private:
             const Frame f = stack.back();
             stack.pop_back();
             if (f.depth > kMaxDepth) Fail(f.node, "Item nesting deeper than " + std::to_string(kMaxDepth));
+            if (mDoc.instances.size() >= mOptions.maxInstances)
+                Fail(f.node, "more than " + std::to_string(mOptions.maxInstances) +
+                                 " instances (GAMEFMT_RBX_MAX_INSTANCES, --rbx-max-instances)");
             const std::uint32_t index = mDoc.addInstance(f.node.attribute("class").value(), "");
             Instance &inst = mDoc.instances[index];
             if (const pugi::xml_attribute ref = f.node.attribute("referent")) {
@@ -738,16 +741,17 @@ private:
     std::unordered_map<std::string, std::uint32_t> mReferents;
     std::unordered_map<std::string, std::uint32_t> mSharedKeys;
     std::vector<Fixup> mFixups;
+    const ReadOptions &mOptions;
     std::set<std::string> mWarned;
     std::uint32_t mEmptyShared = kNoInstance;
 };
 
 } // namespace
 
-Document ReadXml(const std::uint8_t *data, std::size_t size, const ReadOptions &) {
+Document ReadXml(const std::uint8_t *data, std::size_t size, const ReadOptions &options) {
     Document doc;
     doc.sourceEncoding = Encoding::Xml;
-    XmlReader reader(doc);
+    XmlReader reader(doc, options);
     reader.read(data, size);
     return doc;
 }

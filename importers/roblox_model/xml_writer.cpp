@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "common/text_number.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -155,7 +156,10 @@ public:
     }
 
 private:
-    void indent(std::size_t depth) { mOut.append(depth, '\t'); }
+    // Indentation stops growing past kMaxIndent tabs, so the output stays linear in the input however deep
+    // the tree (a 3,000-deep chain would otherwise write 4.5 M tabs). Studio's files stay far shallower.
+    static constexpr std::size_t kMaxIndent = 32;
+    void indent(std::size_t depth) { mOut.append(std::min(depth, kMaxIndent), '\t'); }
 
     void escapeText(std::string_view s) {
         for (char c : s) {

@@ -6,7 +6,14 @@
 // where one exists).
 #pragma once
 
-// (Format options arrive with their formats.)
+// ---------------------------------------------------------------- every importer (docs/security.md)
+
+// Import (int, default 512): the deepest node tree any gamefmt importer hands to Assimp, counted in levels
+// below the root node (a Roblox top-level instance is level 1). A deeper file is an error naming the node
+// (and, for Roblox, the instance's referent) and its depth. Assimp's own post-processing steps and exporters
+// recurse once per level, so raising this far risks a stack overflow in them. Values < 1 mean the default.
+// CLI: --max-node-depth N
+#define GAMEFMT_MAX_NODE_DEPTH "GAMEFMT_MAX_NODE_DEPTH"
 
 // ---------------------------------------------------------------- Roblox mesh (.mesh)
 
@@ -44,6 +51,11 @@
 // models (unions) included; a file that needs more is rejected. Values <= 0 mean the default.
 // CLI: --option GAMEFMT_RBX_MAX_DECOMPRESSED=N
 #define GAMEFMT_RBX_MAX_DECOMPRESSED "GAMEFMT_RBX_MAX_DECOMPRESSED"
+
+// Import (int, default 1000000): ceiling on the number of instances in one file. A binary file whose header
+// or INST chunks declare more, or an XML file with more <Item> elements, is rejected before the instances
+// are allocated. Values < 1 mean the default. CLI: --rbx-max-instances N
+#define GAMEFMT_RBX_MAX_INSTANCES "GAMEFMT_RBX_MAX_INSTANCES"
 
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
 // "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C

@@ -4,6 +4,7 @@
 #include "options.hpp"
 
 #include "cli/mini_json.hpp"
+#include "cli/run_cli.hpp"
 #include "support/import_helpers.hpp"
 
 #include "gamefmt/gamefmt.hpp"
@@ -39,20 +40,8 @@ using gamefmt::test::ScratchDir;
 using gamefmt::test::TestDataDir;
 using gamefmt::test::WriteText;
 
-struct CliResult {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-CliResult Cli(const std::vector<std::string> &args) {
-    std::ostringstream out, err;
-    CliResult run;
-    run.code = gamefmt::cli::RunCli(args, out, err);
-    run.out = out.str();
-    run.err = err.str();
-    return run;
-}
+using gamefmt::test::Cli;
+using gamefmt::test::CliResult;
 
 std::string Cube() {
     return (TestDataDir() / "cube.obj").string();

@@ -79,6 +79,7 @@ struct NamedOption {
 
 const std::vector<NamedOption> &NamedOptions() {
     static const std::vector<NamedOption> table = {
+        {"--max-node-depth", GAMEFMT_MAX_NODE_DEPTH, nullptr, "deepest node tree to import (default 512 levels)"},
         {"--all-lods", GAMEFMT_RBXMESH_IMPORT_ALL_LODS, "true", "import every LOD level (Roblox mesh)"},
         {"--no-facs-bake", GAMEFMT_RBXMESH_BAKE_FACS, "false", "keep FACS raw, bake no morph targets (Roblox mesh)"},
         {"--mesh-version", GAMEFMT_RBXMESH_VERSION, nullptr, "Roblox mesh version to write: auto, 2.00 ... 7.00"},
@@ -87,6 +88,8 @@ const std::vector<NamedOption> &NamedOptions() {
         {"--lod-ratios", GAMEFMT_RBXMESH_LOD_RATIOS, nullptr, "LOD face fractions, e.g. 0.5,0.25 (Roblox mesh)"},
         {"--rbx-compression", GAMEFMT_RBX_EXPORT_COMPRESSION, nullptr,
          "chunk compression of written .rbxm/.rbxl files: lz4, zstd or none"},
+        {"--rbx-max-instances", GAMEFMT_RBX_MAX_INSTANCES, nullptr,
+         "most instances a Roblox file may hold (default 1000000)"},
         {"--sl-lod", GAMEFMT_SLMESH_LOD, nullptr, "Second Life level to import: high, medium, low, lowest or all"},
         {"--sl-physics", GAMEFMT_SLMESH_PHYSICS, "true", "import Second Life physics meshes and convex hulls"},
         {"--sl-zup", GAMEFMT_SLMESH_YUP, "false", "keep Second Life's Z-up frame (no root rotation)"},
