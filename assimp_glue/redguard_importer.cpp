@@ -19,6 +19,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -159,11 +160,12 @@ public:
             std::optional<std::string> path;
             if (isPath && Exists(option)) path = option;
             if (!path) path = Find(isPath ? FileNameOf(option) : option + ".COL");
-            if (path) {
-                if (auto palette = Load(*path)) return palette;
-            } else {
-                Warn("palette \"" + option + "\" (GAMEFMT_RG_PALETTE) not found (searched " + SearchedText() + ")");
-            }
+            // A palette the user named is required: guessing colours silently is worse than stopping.
+            if (!path)
+                throw FormatError(redguard::kFormatName, "palette \"" + Quote(option) +
+                                                             "\" (GAMEFMT_RG_PALETTE, --rg-palette) not found (searched " +
+                                                             SearchedText() + "); fix the name or leave the option out");
+            return LoadRequired(*path);
         }
         if (!modelStem.empty()) {
             if (const std::optional<std::string> path = Find(modelStem + ".COL", {mModelDir}))
@@ -174,7 +176,30 @@ public:
         return std::nullopt;
     }
 
+    // GAMEFMT_RG_ASSET_DIR, when set, must exist.
+    void RequireAssetDir(const std::string &assetDir) const {
+        if (assetDir.empty()) return;
+        std::error_code ec;
+        if (Exists(assetDir) || std::filesystem::is_directory(assetDir, ec)) return;
+        throw FormatError(redguard::kFormatName, "asset folder \"" + Quote(assetDir) +
+                                                     "\" (GAMEFMT_RG_ASSET_DIR, --rg-assets) does not exist");
+    }
+
 private:
+    static std::string Quote(const std::string &text) { return SanitizeForAiString(std::string_view(text).substr(0, 200)); }
+
+    redguard::Palette LoadRequired(const std::string &path) const {
+        try {
+            const std::vector<std::uint8_t> bytes = Read(path);
+            std::vector<std::string> warnings;
+            redguard::Palette palette = redguard::ReadPalette(bytes.data(), bytes.size(), &warnings);
+            for (const std::string &w : warnings) Warn(path + ": " + w);
+            return palette;
+        } catch (const std::exception &e) {
+            throw FormatError(redguard::kFormatName, "palette " + Quote(path) + " (GAMEFMT_RG_PALETTE) cannot be read: " + e.what());
+        }
+    }
+
     std::optional<redguard::Palette> Load(const std::string &path) const {
         try {
             const std::vector<std::uint8_t> bytes = Read(path);
@@ -268,6 +293,7 @@ void RedguardImporter::InternReadFile(const std::string &file, aiScene *scene, A
     const std::string stem = magic ? std::string() : StemOf(file);
 
     SideFileResolver resolver(io, file, mAssetDir);
+    resolver.RequireAssetDir(mAssetDir);
     const std::optional<redguard::Palette> palette = resolver.Palette(mPalette, stem);
     RedguardSideFiles side;
     side.palette = palette ? &*palette : nullptr;

@@ -2,12 +2,17 @@
 // meshes, warnings, error messages. Every case here once crashed, leaked, blew up or misled.
 #include "cli/run_cli.hpp"
 
+#include "assimp_glue/import_guard.hpp"
 #include "support/expect_error.hpp"
+#include "support/log_capture.hpp"
+#include "support/scene_build.hpp"
 #include "support/import_helpers.hpp"
 
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
+#include "fixtures/rbx_fixtures.hpp"
+#include "fixtures/redguard_fixtures.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/writer.hpp"
 
@@ -27,6 +32,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::Contains;
 using test::ScratchDir;
+namespace fx = fixtures::rg;
 
 using test::Cli;
 using CliRun = test::CliResult;
@@ -169,6 +175,177 @@ TEST(Hostile, XmlOutputIsLinearInDepth) {
     // Shallow trees keep Studio's one-tab-per-level layout.
     const std::string two = rbx::WriteXml(FolderChain(2));
     EXPECT_TRUE(Contains(two, "\n\t\t<Item class=\"Folder\"")) << two;
+}
+
+// --- no empty meshes (point 4)
+
+aiMesh *TriangleMesh(const char *name, unsigned faces) {
+    auto *mesh = new aiMesh();
+    mesh->mName = name;
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    if (faces == 0) return mesh;
+    mesh->mNumVertices = 3;
+    mesh->mVertices = new aiVector3D[3]{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh->mNumFaces = faces;
+    mesh->mFaces = new aiFace[faces];
+    for (unsigned f = 0; f < faces; ++f) {
+        mesh->mFaces[f].mNumIndices = 3;
+        mesh->mFaces[f].mIndices = new unsigned[3]{0, 1, 2};
+    }
+    return mesh;
+}
+
+// Every importer ends with FinishImportedScene, so an empty mesh cannot leave any of them.
+TEST(Hostile, FinishImportedSceneDropsEmptyMeshesAndRemapsNodes) {
+    aiScene scene;
+    scene.mRootNode = new aiNode("root");
+    auto *a = new aiNode("a");
+    auto *b = new aiNode("b");
+    test::AddChildren(scene.mRootNode, {a, b});
+    test::SetMeshList(&scene, {TriangleMesh("empty0", 0), TriangleMesh("good1", 1), TriangleMesh("empty2", 0),
+                               TriangleMesh("good3", 2)});
+    test::SetMeshes(a, {0, 1});
+    test::SetMeshes(b, {2, 3, 1});
+    test::LogCapture log;
+    glue::FinishImportedScene(&scene, "Test format", {});
+    ASSERT_EQ(scene.mNumMeshes, 2u);
+    EXPECT_STREQ(scene.mMeshes[0]->mName.C_Str(), "good1");
+    EXPECT_STREQ(scene.mMeshes[1]->mName.C_Str(), "good3");
+    ASSERT_EQ(a->mNumMeshes, 1u);
+    EXPECT_EQ(a->mMeshes[0], 0u);
+    ASSERT_EQ(b->mNumMeshes, 2u);
+    EXPECT_EQ(b->mMeshes[0], 1u);
+    EXPECT_EQ(b->mMeshes[1], 0u);
+    EXPECT_EQ(scene.mFlags & AI_SCENE_FLAGS_INCOMPLETE, 0u);
+    int warnings = 0;
+    for (const std::string &line : log.Lines())
+        warnings += Contains(line, "Test format: mesh 'empty") && Contains(line, "0 faces and 0 vertices; dropped");
+    EXPECT_EQ(warnings, 2);
+
+    // Nothing left: no meshes at all, node lists emptied, the scene flagged incomplete.
+    aiScene none;
+    none.mRootNode = new aiNode("root");
+    test::SetMeshList(&none, {TriangleMesh("empty", 0)});
+    test::SetMeshes(none.mRootNode, {0});
+    glue::FinishImportedScene(&none, "Test format", {});
+    EXPECT_EQ(none.mNumMeshes, 0u);
+    EXPECT_EQ(none.mRootNode->mNumMeshes, 0u);
+    EXPECT_NE(none.mFlags & AI_SCENE_FLAGS_INCOMPLETE, 0u);
+}
+
+TEST(Hostile, DegenerateRedguardPolygonGivesNoEmptyMesh) {
+    // A v5.0 model whose only face names vertex 0 three times.
+    fx::GenModel model = fx::Triangle14Model("v5.0");
+    model.faces[0].vertices = {0, 0, 0};
+    const std::vector<std::uint8_t> bytes = fx::Generate(model);
+
+    const test::ImportResult result = test::ImportMemory(bytes, "3d");
+    ASSERT_TRUE(result) << result.error;
+    for (unsigned i = 0; i < result.scene->mNumMeshes; ++i) {
+        EXPECT_GT(result.scene->mMeshes[i]->mNumFaces, 0u) << "mesh " << i;
+        EXPECT_GT(result.scene->mMeshes[i]->mNumVertices, 0u) << "mesh " << i;
+    }
+
+    // Through the CLI's default preset and glb export (LeakSanitizer checks the process at exit).
+    const fs::path dir = ScratchDir("hostile_degenerate_rg");
+    test::WriteBytes(dir / "flat.3d", bytes);
+    const CliRun info = Cli({"info", (dir / "flat.3d").string()});
+    EXPECT_EQ(info.code, cli::kExitOk) << info.err;
+    const CliRun glb = Cli({"export", (dir / "flat.3d").string(), (dir / "flat.glb").string()});
+    EXPECT_EQ(glb.code, cli::kExitOk) << glb.err;
+}
+
+// --- warnings people see (point 5)
+
+std::size_t Count(const std::string &text, const std::string &needle) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+}
+
+// sl-rigged.llmesh cut at 70%: the medium and high LOD blocks lie beyond the end.
+fs::path TruncatedSlAsset(const fs::path &dir) {
+    std::vector<std::uint8_t> bytes = test::ReadBytes(test::TestDataDir() / "sl-rigged.llmesh");
+    bytes.resize(bytes.size() * 7 / 10);
+    test::WriteBytes(dir / "cut.llmesh", bytes);
+    return dir / "cut.llmesh";
+}
+
+TEST(Hostile, LostLodsAreWarningsAndFailValidateStrict) {
+    const std::string cut = TruncatedSlAsset(ScratchDir("hostile_sl_cut")).string();
+
+    const CliRun info = Cli({"info", cut});
+    EXPECT_EQ(info.code, cli::kExitOk) << info.err;
+    EXPECT_TRUE(Contains(info.err, "gamefmt: '" + cut + "': 3 warnings\n")) << info.err;
+    EXPECT_TRUE(Contains(info.err, "  warning: Second Life mesh: medium_lod: block at ")) << info.err;
+    EXPECT_TRUE(Contains(info.err, "  warning: Second Life mesh: high_lod: block at ")) << info.err;
+    EXPECT_TRUE(Contains(info.err, "high_lod is absent or has no triangles; low_lod imported instead")) << info.err;
+
+    EXPECT_EQ(Cli({"info", "-q", cut}).err, "");
+
+    const CliRun plain = Cli({"validate", cut});
+    EXPECT_EQ(plain.code, cli::kExitOk) << plain.err;
+    const CliRun strict = Cli({"validate", "--strict", cut});
+    EXPECT_EQ(strict.code, cli::kExitBadInput) << strict.out << strict.err;
+    EXPECT_TRUE(Contains(strict.err, "has 3 warning(s) of lost or guessed data (--strict)")) << strict.err;
+    // -q hides the list but --strict still counts it.
+    EXPECT_EQ(Cli({"validate", "--strict", "-q", cut}).code, cli::kExitBadInput);
+    // The intact file passes --strict.
+    EXPECT_EQ(Cli({"validate", "--strict", (test::TestDataDir() / "sl-rigged.llmesh").string()}).code, cli::kExitOk);
+}
+
+TEST(Hostile, WarningSummaryShowsTenAndLogShowsAll) {
+    // Twelve unknown chunks: twelve "kept raw" warnings from the Roblox model reader.
+    namespace rfx = fixtures::rbx;
+    std::vector<std::uint8_t> bytes = rfx::Header(0, 0);
+    for (int i = 0; i < 12; ++i) rfx::AppendChunk(bytes, ("ZZ" + std::to_string(10 + i)).c_str(), {1, 2, 3});
+    rfx::AppendEnd(bytes);
+    const fs::path dir = ScratchDir("hostile_many_warnings");
+    test::WriteBytes(dir / "odd.rbxm", bytes);
+    const std::string file = (dir / "odd.rbxm").string();
+
+    const CliRun info = Cli({"info", file});
+    EXPECT_EQ(info.code, cli::kExitOk) << info.err;
+    EXPECT_TRUE(Contains(info.err, "': 12 warnings\n")) << info.err;
+    EXPECT_EQ(Count(info.err, "  warning: Roblox model: unknown chunk 'ZZ"), 10u) << info.err;
+    EXPECT_TRUE(Contains(info.err, "  ... and 2 more (-l shows the whole log, -q none)\n")) << info.err;
+
+    const CliRun all = Cli({"info", "-l", file});
+    EXPECT_EQ(Count(all.err, "Roblox model: unknown chunk 'ZZ"), 12u) << all.err;
+    EXPECT_FALSE(Contains(all.err, "more (-l shows")) << all.err;
+
+    EXPECT_EQ(Cli({"info", "--quiet", file}).err, "");
+}
+
+TEST(Hostile, MissingNamedPaletteIsAnError) {
+    const fs::path dir = ScratchDir("hostile_missing_palette");
+    test::WriteBytes(dir / "tri.3dc", fx::Generate(fx::Triangle14Model("v5.0")));
+    const CliRun run = Cli({"info", (dir / "tri.3dc").string(), "--rg-palette", (dir / "missing.col").string()});
+    EXPECT_EQ(run.code, cli::kExitBadInput) << run.err;
+    EXPECT_TRUE(Contains(run.err, "Redguard 3D: palette \"" + (dir / "missing.col").string() + "\"")) << run.err;
+    EXPECT_TRUE(Contains(run.err, "not found")) << run.err;
+}
+
+TEST(Hostile, ExportRefusesToOverwriteItsInput) {
+    const fs::path dir = ScratchDir("hostile_overwrite");
+    const fs::path mesh = test::TestDataDir() / "skinned-bar.mesh";
+    fs::copy_file(mesh, dir / "a.mesh");
+    const std::vector<std::uint8_t> before = test::ReadBytes(dir / "a.mesh");
+
+    const CliRun same = Cli({"export", (dir / "a.mesh").string(), (dir / "a.mesh").string()});
+    EXPECT_EQ(same.code, cli::kExitUsage) << same.err;
+    EXPECT_TRUE(Contains(same.err, "is the input file")) << same.err;
+
+    // The same file by another spelling and through a symbolic link.
+    const CliRun dotted = Cli({"export", (dir / "a.mesh").string(), (dir / "." / "a.mesh").string()});
+    EXPECT_EQ(dotted.code, cli::kExitUsage) << dotted.err;
+    fs::create_symlink(dir / "a.mesh", dir / "link.mesh");
+    const CliRun linked = Cli({"export", (dir / "a.mesh").string(), (dir / "link.mesh").string()});
+    EXPECT_EQ(linked.code, cli::kExitUsage) << linked.err;
+    EXPECT_EQ(test::ReadBytes(dir / "a.mesh"), before);
+
+    // A different file is fine.
+    EXPECT_EQ(Cli({"export", (dir / "a.mesh").string(), (dir / "b.mesh").string()}).code, cli::kExitOk);
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "fixtures/redguard_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 
 #include <assimp/BaseImporter.h>
@@ -350,12 +351,18 @@ TEST(RgScene, WithoutAPaletteTheBankGivesNoTextureAndAWarning) {
     ASSERT_TRUE(q) << q.error;
     EXPECT_EQ(q.scene->mNumTextures, 1u);
 
-    // A palette option naming nothing warns and falls back (here to the grey ramp).
+    // A palette option naming nothing is an error (issue #11: named option files must exist), as is an asset
+    // folder that does not exist.
     const ImportResult g = ImportFile(
         dir / "TRI.3D", 0, [](Assimp::Importer &imp) { imp.SetPropertyString(GAMEFMT_RG_PALETTE, "NOSUCH"); });
-    ASSERT_TRUE(g) << g.error;
-    EXPECT_TRUE(LogHas(g, "palette \"NOSUCH\" (GAMEFMT_RG_PALETTE) not found"));
-    EXPECT_EQ(g.scene->mNumTextures, 0u);
+    EXPECT_FALSE(g);
+    EXPECT_TRUE(Contains(g.error, "Redguard 3D: palette \"NOSUCH\" (GAMEFMT_RG_PALETTE, --rg-palette) not found"))
+        << g.error;
+    const ImportResult h = ImportFile(dir / "TRI.3D", 0, [&dir](Assimp::Importer &imp) {
+        imp.SetPropertyString(GAMEFMT_RG_ASSET_DIR, (dir / "no-such-folder").string());
+    });
+    EXPECT_FALSE(h);
+    EXPECT_TRUE(Contains(h.error, "(GAMEFMT_RG_ASSET_DIR, --rg-assets) does not exist")) << h.error;
 }
 
 TEST(RgScene, BanksAreFoundInTheAssetFolderAndTheSiblingFxart) {

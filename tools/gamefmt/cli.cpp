@@ -51,7 +51,8 @@ const Verb kVerbs[] = {
      "forces) plus any steps given. Prints one line per file and '<N> passed, <N> failed'.\n",
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunConvert},
     {"validate", "validate FILE... [--strict]", "import with validation and report warnings",
-     "  --strict       fail on validation warnings too\n"
+     "  --strict       fail (exit 1) on validation warnings and on importer warnings that data was lost\n"
+     "                 or guessed (truncated or skipped blocks, lost LODs, unresolved references)\n"
      "Steps given are applied after the import and re-validated after each one.\n",
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunValidate},
     {"extract", "extract FILE [OUT] [-t N] [-s]", "write the embedded textures",

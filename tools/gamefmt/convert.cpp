@@ -67,8 +67,9 @@ std::string ConvertOne(Assimp::Importer &importer, Assimp::Exporter &exporter, c
 
 class Batch {
 public:
-    Batch(const std::vector<Job> &jobs, const Settings &settings, bool keepGoing, std::ostream &out, std::ostream &err)
-        : mJobs(jobs), mSettings(settings), mKeepGoing(keepGoing), mOut(out), mErr(err) {}
+    Batch(const std::vector<Job> &jobs, const Settings &settings, bool keepGoing, LogSession &log, std::ostream &out,
+          std::ostream &err)
+        : mJobs(jobs), mSettings(settings), mKeepGoing(keepGoing), mLog(log), mOut(out), mErr(err) {}
 
     void Worker() {
         std::unique_ptr<Assimp::Importer> importer;
@@ -87,7 +88,7 @@ public:
             } catch (const std::exception &e) {
                 error = std::string("unexpected error: ") + e.what();
             }
-            Report(mJobs[i], error);
+            Report(mJobs[i], error, mLog.TakeWarnings());
         }
     }
 
@@ -96,8 +97,9 @@ public:
     std::size_t Finished() const { return mPassed + mFailed; }
 
 private:
-    void Report(const Job &job, const std::string &error) {
+    void Report(const Job &job, const std::string &error, const std::vector<std::string> &warnings) {
         std::lock_guard<std::mutex> lock(mMutex);
+        if (mLog.Summarises() && error.empty()) PrintWarnings(mErr, job.in, warnings);
         const std::size_t k = Finished() + 1;
         if (error.empty()) {
             ++mPassed;
@@ -112,6 +114,7 @@ private:
     const std::vector<Job> &mJobs;
     const Settings &mSettings;
     const bool mKeepGoing;
+    LogSession &mLog;
     std::ostream &mOut;
     std::ostream &mErr;
     std::mutex mMutex;
@@ -131,7 +134,7 @@ bool PlanJobs(const std::vector<std::string> &inputs, const std::string &outDir,
         name.replace_extension(extension);
         const fs::path out = outDir.empty() ? in.parent_path() / name : fs::path(outDir) / name;
         const fs::path key = fs::absolute(out).lexically_normal();
-        if (key == fs::absolute(in).lexically_normal()) {
+        if (IsSameFile(inputs[i], out.string())) {
             err << "gamefmt convert: converting '" << inputs[i] << "' would overwrite it; use -o DIR\n";
             return false;
         }
@@ -222,7 +225,7 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
         workers = 1;
     }
 
-    Batch batch(jobs, settings, keepGoing, out, err);
+    Batch batch(jobs, settings, keepGoing, log, out, err);
     std::vector<std::thread> threads;
     for (std::size_t t = 1; t < workers; ++t) {
         try {

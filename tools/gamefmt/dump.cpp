@@ -78,6 +78,7 @@ int RunDump(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, files[0], loaded.error);
         return kExitBadInput;
     }
+    log.ReportWarnings(files[0]); // a failed import shows only its error
     if (!glue::IsRobloxModelScene(*loaded.scene)) {
         PrintFileError(err, "dump", files[0], "not a Roblox model or place (no rbx.ClassName metadata)");
         return kExitBadInput;

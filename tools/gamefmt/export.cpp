@@ -66,6 +66,10 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
         err << "gamefmt export: give OUT or -f ID (see 'gamefmt help export')\n";
         return kExitUsage;
     }
+    if (IsSameFile(in, outPath)) {
+        err << "gamefmt export: '" << outPath << "' is the input file; write to another name\n";
+        return kExitUsage;
+    }
     if (format == nullptr) {
         const std::string extension = std::filesystem::path(outPath).extension().string();
         format = FindFormatForExtension(formats, extension);
@@ -91,6 +95,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, in, loaded.error);
         return kExitBadInput;
     }
+    log.ReportWarnings(in); // a failed import shows only its error
     if (loaded.incomplete && common.ppSteps != 0)
         err << "gamefmt export: note: '" << in << "' has no geometry; post-processing skipped\n";
 
@@ -103,6 +108,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
                                       : reason);
         return kExitBadInput;
     }
+    log.ReportWarnings(outPath); // the exporter's
     std::error_code ec;
     const auto size = std::filesystem::file_size(outPath, ec);
     out << "Wrote " << outPath << " (" << format->id;

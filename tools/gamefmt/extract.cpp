@@ -90,6 +90,7 @@ int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, in, loaded.error);
         return kExitBadInput;
     }
+    log.ReportWarnings(in); // a failed import shows only its error
     const aiScene &scene = *loaded.scene;
     if (scene.mNumTextures == 0) {
         out << in << ": no embedded textures\n";

@@ -54,6 +54,7 @@ int RunInfo(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, files[0], loaded.error);
         return kExitBadInput;
     }
+    log.ReportWarnings(files[0]); // a failed import shows only its error
 
     InfoInput input;
     input.path = files[0];

@@ -4,7 +4,9 @@
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
+#include <filesystem>
 #include <ostream>
+#include <system_error>
 
 namespace gamefmt::cli {
 
@@ -28,6 +30,15 @@ LoadResult LoadScene(Assimp::Importer &importer, const std::string &path, unsign
     }
     result.scene = scene;
     return result;
+}
+
+bool IsSameFile(const std::string &a, const std::string &b) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+    const std::filesystem::path ra = std::filesystem::weakly_canonical(a, ec);
+    if (ec) return false;
+    const std::filesystem::path rb = std::filesystem::weakly_canonical(b, ec);
+    return !ec && ra == rb;
 }
 
 std::string OneLine(const std::string &text) {

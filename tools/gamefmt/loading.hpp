@@ -28,6 +28,10 @@ LoadResult LoadScene(Assimp::Importer &importer, const std::string &path, unsign
 // Writes "gamefmt: cannot <action> '<path>': <message>" as one line (newlines in `message` become spaces).
 void PrintFileError(std::ostream &err, const std::string &action, const std::string &path, const std::string &message);
 
+// True when `a` and `b` name the same file (after resolving links, `..` and the like); a `b` that does not
+// exist yet is compared by its resolved path.
+bool IsSameFile(const std::string &a, const std::string &b);
+
 // `text` with CR/LF and other control characters replaced by spaces, so it fits on one line.
 std::string OneLine(const std::string &text);
 

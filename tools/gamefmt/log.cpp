@@ -96,31 +96,72 @@ private:
 
 class CollectingLogStream : public Assimp::LogStream {
 public:
-    CollectingLogStream(LogCollector &collector, const char *needle) : mCollector(collector), mNeedle(needle) {}
-    void write(const char *message) override {
-        if (std::strstr(message, mNeedle) != nullptr) mCollector.Add(message);
-    }
+    explicit CollectingLogStream(LogCollector &collector) : mCollector(collector) {}
+    void write(const char *message) override { mCollector.Add(message); }
 
 private:
     LogCollector &mCollector;
-    const char *mNeedle;
 };
+
+// "Warn:  text" (CliLogger) or "Warn,  T0: text" (Assimp's DefaultLogger) -> "text".
+std::string StripLogPrefix(std::string line) {
+    if (line.rfind("Warn", 0) == 0) {
+        const std::size_t colon = line.find(": ");
+        if (colon != std::string::npos && colon < 16) line.erase(0, colon + 2);
+    }
+    const std::size_t start = line.find_first_not_of(' ');
+    line.erase(0, start == std::string::npos ? line.size() : start);
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    return line;
+}
+
+constexpr std::size_t kWarningsShown = 10;
 
 } // namespace
 
 void LogCollector::Add(const char *message) {
-    std::string line(message);
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    std::string line = StripLogPrefix(message);
+    // Registering gamefmt ahead of Ogre (.mesh) and Unreal (.3d) is deliberate (gamefmt.hpp), not news.
+    if (line.rfind("The file extension ", 0) == 0 && line.find(" is already in use") != std::string::npos) return;
     std::lock_guard<std::mutex> lock(mMutex);
-    mLines.push_back(std::move(line));
+    mLines.emplace_back(std::this_thread::get_id(), std::move(line));
 }
 
 std::vector<std::string> LogCollector::Take() {
+    const std::thread::id self = std::this_thread::get_id();
+    std::vector<std::string> mine;
     std::lock_guard<std::mutex> lock(mMutex);
-    return std::exchange(mLines, {});
+    auto kept = mLines.begin();
+    for (auto &entry : mLines) {
+        if (entry.first == self)
+            mine.push_back(std::move(entry.second));
+        else
+            *kept++ = std::move(entry);
+    }
+    mLines.erase(kept, mLines.end());
+    return mine;
 }
 
-LogSession::LogSession(const CommonOptions &options, std::ostream &err) {
+bool IsDataLossWarning(const std::string &line) {
+    // gamefmt's importers start every warning with their format name (the kFormatName of each format).
+    static const char *const kOurs[] = {"Roblox mesh", "Roblox model", "Second Life mesh", "Redguard"};
+    for (const char *prefix : kOurs)
+        if (line.rfind(prefix, 0) == 0) return true;
+    return line.find("Validation warning") != std::string::npos;
+}
+
+void PrintWarnings(std::ostream &err, const std::string &file, const std::vector<std::string> &warnings) {
+    if (warnings.empty()) return;
+    err << "gamefmt: '" << file << "': " << warnings.size() << (warnings.size() == 1 ? " warning\n" : " warnings\n");
+    const std::size_t shown = std::min(warnings.size(), kWarningsShown);
+    for (std::size_t i = 0; i < shown; ++i) err << "  warning: " << warnings[i] << '\n';
+    if (warnings.size() > shown)
+        err << "  ... and " << (warnings.size() - shown) << " more (-l shows the whole log, -q none)\n";
+}
+
+LogSession::LogSession(const CommonOptions &options, std::ostream &err) : mErr(err) {
+    mSummarise = !options.quiet && !options.showLog && !options.verbose;
+    if (mSummarise) CollectWarnings();
     if (!options.showLog && !options.verbose && options.logFile.empty()) return;
     EnsureLogger();
     if (options.verbose) {
@@ -150,9 +191,20 @@ LogSession::~LogSession() {
     if (mCreatedLogger) Assimp::DefaultLogger::kill();
 }
 
-void LogSession::CollectWarnings(LogCollector &collector, const char *needle) {
+void LogSession::CollectWarnings() {
+    if (mWarningStream != nullptr) return;
     EnsureLogger();
-    Attach(new CollectingLogStream(collector, needle), Assimp::Logger::Warn);
+    mWarningStream = new CollectingLogStream(mWarnings);
+    Attach(mWarningStream, Assimp::Logger::Warn);
+}
+
+std::vector<std::string> LogSession::TakeWarnings() {
+    return mWarnings.Take();
+}
+
+void LogSession::ReportWarnings(const std::string &file) {
+    std::vector<std::string> warnings = TakeWarnings();
+    if (mSummarise) PrintWarnings(mErr, file, warnings);
 }
 
 bool LogSession::ThreadSafe() const {

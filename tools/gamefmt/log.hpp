@@ -9,6 +9,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace Assimp {
@@ -19,16 +21,27 @@ namespace gamefmt::cli {
 
 struct CommonOptions;
 
-// Lines collected from the log, for validate.
+// Warning lines collected from the log, each kept with the thread that logged it (convert imports on
+// several threads; each worker takes its own file's warnings).
 class LogCollector {
 public:
     void Add(const char *message);
+    // The lines the calling thread logged since its last Take, without the logger's "Warn: " prefix.
     std::vector<std::string> Take();
 
 private:
     std::mutex mMutex;
-    std::vector<std::string> mLines;
+    std::vector<std::pair<std::thread::id, std::string>> mLines;
 };
+
+// True for a warning that means data was lost or guessed: every warning of a gamefmt importer (truncated or
+// skipped blocks, lost LODs, unresolved references, clamped values, dropped meshes) and Assimp's validation
+// warnings. `validate --strict` fails on these.
+bool IsDataLossWarning(const std::string &line);
+
+// The warning summary every verb prints after an import: "gamefmt: 'FILE': N warning(s)" and the first
+// ten, indented, then how many more and that -l shows them all. Nothing when `warnings` is empty.
+void PrintWarnings(std::ostream &err, const std::string &file, const std::vector<std::string> &warnings);
 
 class LogSession {
 public:
@@ -42,8 +55,14 @@ public:
     bool Ok() const { return mError.empty(); }
     const std::string &Error() const { return mError; }
 
-    // Sends warnings whose text contains `needle` to `collector` until the session ends.
-    void CollectWarnings(LogCollector &collector, const char *needle);
+    // Starts collecting every warning (the constructor does unless -q, -l or -v); idempotent.
+    void CollectWarnings();
+    // The warnings the calling thread logged since its last call (empty when not collecting).
+    std::vector<std::string> TakeWarnings();
+    // PrintWarnings(err, file, TakeWarnings()) unless -q, -l or -v (the log already shows them).
+    void ReportWarnings(const std::string &file);
+    // Whether verbs print warning summaries (not -q, -l or -v).
+    bool Summarises() const { return mSummarise; }
 
     // Whether Assimp may log from several threads at once. Our logger serialises; Assimp's DefaultLogger
     // shares one message buffer between threads, so a host's logger forces one worker at a time.
@@ -53,6 +72,10 @@ private:
     void EnsureLogger();
     void Attach(Assimp::LogStream *stream, unsigned severity);
 
+    std::ostream &mErr;
+    bool mSummarise = false;
+    LogCollector mWarnings;
+    Assimp::LogStream *mWarningStream = nullptr;
     bool mCreatedLogger = false;
     bool mChangedSeverity = false;
     int mOldSeverity = 0;

@@ -181,6 +181,10 @@ FlagResult ParsePropertyFlag(ArgCursor &cursor, CommonOptions &common, std::stri
 }
 
 FlagResult ParseLogFlag(ArgCursor &cursor, CommonOptions &common, std::string &error) {
+    if (cursor.Flag("-q", "--quiet")) {
+        common.quiet = true;
+        return FlagResult::Consumed;
+    }
     if (cursor.Flag("-l", "--show-log")) {
         common.showLog = true;
         return FlagResult::Consumed;
@@ -358,8 +362,9 @@ void PrintFlagGroupsHelp(std::ostream &out, unsigned groups) {
         }
     }
     if ((groups & kLogFlags) != 0) {
-        out << "\nLogging:\n"
-               "  -l, --show-log        print Assimp's log to stderr\n"
+        out << "\nLogging (importer warnings go to stderr by default: a count and the first ten):\n"
+               "  -q, --quiet           print no warnings\n"
+               "  -l, --show-log        print Assimp's log to stderr (every warning, not just ten)\n"
                "  -v, --verbose         print Assimp's verbose log to stderr\n"
                "  --log-out=FILE        write Assimp's log to FILE (also -loFILE)\n";
     }

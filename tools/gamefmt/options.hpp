@@ -46,6 +46,7 @@ struct CommonOptions {
     unsigned ppSteps = 0;
     bool ppGiven = false; // a step or preset was named (info then skips its default preset)
     std::vector<Property> properties;
+    bool quiet = false; // -q: no warning summary
     bool showLog = false;
     bool verbose = false;
     std::string logFile;

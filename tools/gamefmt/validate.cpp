@@ -10,6 +10,7 @@
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 
+#include <algorithm>
 #include <ostream>
 
 namespace gamefmt::cli {
@@ -34,8 +35,7 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
         err << "gamefmt validate: " << log.Error() << '\n';
         return kExitUsage;
     }
-    LogCollector warnings;
-    log.CollectWarnings(warnings, "Validation warning");
+    log.CollectWarnings(); // --strict needs them even with -q or -l
 
     const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
     // Re-validates after every post-processing step too (debug Assimp builds only, which Debian's is).
@@ -44,23 +44,29 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
     int status = kExitOk;
     for (const std::string &file : files) {
         const LoadResult loaded = LoadScene(*importer, file, aiProcess_ValidateDataStructure, common.ppSteps);
-        const std::vector<std::string> found = warnings.Take();
+        std::vector<std::string> validation, other;
+        for (std::string &line : log.TakeWarnings())
+            (line.find("Validation warning") != std::string::npos ? validation : other).push_back(std::move(line));
         if (loaded.scene == nullptr) {
             PrintFileError(err, loaded.failedStage == "import" ? "validate" : "post-process", file, loaded.error);
             status = kExitBadInput;
             continue;
         }
-        for (const std::string &line : found) {
-            // Drop the logger's "Warn,  T0: " prefix.
-            const std::size_t at = line.find("Validation warning");
-            out << file << ": " << line.substr(at == std::string::npos ? 0 : at) << '\n';
-        }
+        if (log.Summarises()) PrintWarnings(err, file, other);
+        for (const std::string &line : validation)
+            out << file << ": " << line.substr(line.find("Validation warning")) << '\n';
         out << file << ": valid";
-        if (!found.empty()) out << " (" << found.size() << " validation warning" << (found.size() == 1 ? ")" : "s)");
+        if (!validation.empty())
+            out << " (" << validation.size() << " validation warning" << (validation.size() == 1 ? ")" : "s)");
         if (loaded.incomplete) out << " (incomplete scene: no geometry)";
         out << '\n';
-        if (strict && !found.empty()) {
-            err << "gamefmt: '" << file << "' has validation warnings (--strict)\n";
+        const std::size_t lossy = static_cast<std::size_t>(
+            std::count_if(other.begin(), other.end(), [](const std::string &w) { return IsDataLossWarning(w); }));
+        if (strict && (!validation.empty() || lossy != 0)) {
+            err << "gamefmt: '" << file << "' has ";
+            if (!validation.empty()) err << validation.size() << " validation warning(s)" << (lossy != 0 ? " and " : "");
+            if (lossy != 0) err << lossy << " warning(s) of lost or guessed data";
+            err << " (--strict)\n";
             status = kExitBadInput;
         }
         importer->FreeScene();
