@@ -31,8 +31,8 @@ void RunExport(const std::string &label, const char *formatName, const aiScene *
     try {
         files = produce();
     } catch (const FormatError &e) {
-        ThrowExportError(prefix + (std::strcmp(e.format().c_str(), formatName) == 0 ? e.message()
-                                                                                     : std::string(e.what())));
+        ThrowExportError(prefix +
+                         (std::strcmp(e.format().c_str(), formatName) == 0 ? e.message() : std::string(e.what())));
     } catch (const std::bad_alloc &) {
         ThrowExportError(prefix + "out of memory");
     } catch (const std::exception &e) {

@@ -4,10 +4,10 @@
 #include "redguard_exporter.hpp"
 
 #include "common/error.hpp"
+#include "export_util.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/texbsi.hpp"
-#include "export_util.hpp"
 #include "io_util.hpp"
 #include "redguard_scene.hpp"
 #include "scene_util.hpp"
@@ -374,7 +374,8 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
     BuildInput &input = result.input;
     if (scene.mRootNode == nullptr) Fail("the scene has no root node");
 
-    for (unsigned m = 0; m < scene.mNumMaterials; ++m) input.materials.push_back(ReadMaterial(scene, scene.mMaterials[m]));
+    for (unsigned m = 0; m < scene.mNumMaterials; ++m)
+        input.materials.push_back(ReadMaterial(scene, scene.mMaterials[m]));
     if (input.materials.empty()) input.materials.push_back(BuildMaterial{});
 
     const std::vector<Instance> instances = WalkScene(scene);
@@ -384,8 +385,10 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
     bool single = true;
     for (const Instance &instance : instances) {
         if (instance.mesh->mNumFaces == 0) continue;
-        if (modelNode == nullptr) modelNode = instance.node;
-        else if (instance.node != modelNode) single = false;
+        if (modelNode == nullptr)
+            modelNode = instance.node;
+        else if (instance.node != modelNode)
+            single = false;
     }
     if (!single || !IsModelNode(modelNode)) modelNode = nullptr;
     const aiMetadata *md = modelNode != nullptr ? modelNode->mMetaData : nullptr;
@@ -481,7 +484,8 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
                 continue;
             }
             const aiVector3D *positions = !animated ? basePositions : animPositions(frame0Listed ? k : k - 1);
-            for (unsigned v = 0; v < mesh.mNumVertices; ++v) input.frames[k - 1].push_back(transform.Point(positions[v]));
+            for (unsigned v = 0; v < mesh.mNumVertices; ++v)
+                input.frames[k - 1].push_back(transform.Point(positions[v]));
         }
 
         // Polygons, re-joining the concave faces the importer split when rg.face_order says so.
@@ -546,7 +550,8 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
     if (!input.normals.empty()) input.normals.resize(input.positions.size(), Float3{0, 0, 0});
     if (!input.uvs.empty()) input.uvs.resize(input.positions.size(), std::array<float, 2>{0, 0});
     if (rejoinFailed) {
-        result.warnings.push_back("a face the importer split into triangles could not be re-joined: written as triangles");
+        result.warnings.push_back(
+            "a face the importer split into triangles could not be re-joined: written as triangles");
         orderUsable = false;
     }
     if (faceOrder && !faceOrder->empty() && !orderUsable)
@@ -557,8 +562,10 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
         // The file's vertex numbering, when it was not first use along the faces (only meaningful in file
         // face order).
         if (const auto text = MetaText(md, rgkeys::kVertexOrder)) {
-            if (auto vertexOrder = ParseIndexRuns(*text)) input.vertexOrder = std::move(*vertexOrder);
-            else result.warnings.push_back("rg.vertex_order is malformed: vertices are numbered in first use");
+            if (auto vertexOrder = ParseIndexRuns(*text))
+                input.vertexOrder = std::move(*vertexOrder);
+            else
+                result.warnings.push_back("rg.vertex_order is malformed: vertices are numbered in first use");
         }
     }
     if (input.faceOrder.empty() && input.section4 && !input.section4->empty()) {
@@ -595,8 +602,8 @@ std::array<std::uint8_t, 768> LoadPalette(const std::string &value, Assimp::IOSy
         const std::vector<std::uint8_t> bytes = ReadAll(io, candidate, redguard::kFormatName, 1 << 20);
         return redguard::ReadPalette(bytes.data(), bytes.size(), &warnings).rgb;
     }
-    Fail(std::string("option ") + GAMEFMT_RG_PALETTE + ": palette '" + value + "' not found (tried '" + value +
-         "', '" + value + ".COL' and '" + value + ".col')");
+    Fail(std::string("option ") + GAMEFMT_RG_PALETTE + ": palette '" + value + "' not found (tried '" + value + "', '" +
+         value + ".COL' and '" + value + ".col')");
 }
 
 redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, RedguardExportKind kind,
@@ -608,16 +615,18 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
     std::string text;
     if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_EXPORT_VERSION, text)) {
         const std::string v = Lower(text);
-        if (v == "v5.0" || v == "5.0" || v == "5") options.version = redguard::Version::V50;
-        else if (v == "v4.0" || v == "4.0" || v == "4") options.version = redguard::Version::V40;
+        if (v == "v5.0" || v == "5.0" || v == "5")
+            options.version = redguard::Version::V50;
+        else if (v == "v4.0" || v == "4.0" || v == "4")
+            options.version = redguard::Version::V40;
         else
             Fail(std::string("option ") + GAMEFMT_RG_EXPORT_VERSION + " must be \"v5.0\" or \"v4.0\", not '" + text +
                  "' (v2.x is never written)");
     }
     // A v4.0 .3D keeps the table when the source had one; otherwise it stores one normal per vertex.
     if (options.version == redguard::Version::V40 && kind == RedguardExportKind::Model3D)
-        options.normals = vertexNormals == "table" ? redguard::BuildOptions::Normals::Table
-                                                   : redguard::BuildOptions::Normals::Direct;
+        options.normals =
+            vertexNormals == "table" ? redguard::BuildOptions::Normals::Table : redguard::BuildOptions::Normals::Direct;
     if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_DEFAULT_TEXTURE, text)) {
         const std::optional<std::uint32_t> value = redguard::ParseDefaultTexture(text);
         if (!value)
@@ -629,8 +638,7 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
     if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_SCALE, text)) {
         char *end = nullptr;
         const double scale = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || !(scale > 0) || !std::isfinite(scale) ||
-            scale > 1e30)
+        if (text.empty() || end != text.c_str() + text.size() || !(scale > 0) || !std::isfinite(scale) || scale > 1e30)
             Fail(std::string("option ") + GAMEFMT_RG_SCALE + " must be a positive number, not '" + text + "'");
         options.scale = static_cast<float>(scale);
     }

@@ -162,9 +162,10 @@ public:
             if (!path) path = Find(isPath ? FileNameOf(option) : option + ".COL");
             // A palette the user named is required: guessing colours silently is worse than stopping.
             if (!path)
-                throw FormatError(redguard::kFormatName, "palette \"" + Quote(option) +
-                                                             "\" (GAMEFMT_RG_PALETTE, --rg-palette) not found (searched " +
-                                                             SearchedText() + "); fix the name or leave the option out");
+                throw FormatError(redguard::kFormatName,
+                                  "palette \"" + Quote(option) +
+                                      "\" (GAMEFMT_RG_PALETTE, --rg-palette) not found (searched " + SearchedText() +
+                                      "); fix the name or leave the option out");
             return LoadRequired(*path);
         }
         if (!modelStem.empty()) {
@@ -186,27 +187,31 @@ public:
     }
 
 private:
-    static std::string Quote(const std::string &text) { return SanitizeForAiString(std::string_view(text).substr(0, 200)); }
+    static std::string Quote(const std::string &text) {
+        return SanitizeForAiString(std::string_view(text).substr(0, 200));
+    }
+
+    // The palette at `path`, its reader's warnings logged; throws what the read or the reader throws.
+    redguard::Palette ReadPaletteFile(const std::string &path) const {
+        const std::vector<std::uint8_t> bytes = Read(path);
+        std::vector<std::string> warnings;
+        redguard::Palette palette = redguard::ReadPalette(bytes.data(), bytes.size(), &warnings);
+        for (const std::string &w : warnings) Warn(path + ": " + w);
+        return palette;
+    }
 
     redguard::Palette LoadRequired(const std::string &path) const {
         try {
-            const std::vector<std::uint8_t> bytes = Read(path);
-            std::vector<std::string> warnings;
-            redguard::Palette palette = redguard::ReadPalette(bytes.data(), bytes.size(), &warnings);
-            for (const std::string &w : warnings) Warn(path + ": " + w);
-            return palette;
+            return ReadPaletteFile(path);
         } catch (const std::exception &e) {
-            throw FormatError(redguard::kFormatName, "palette " + Quote(path) + " (GAMEFMT_RG_PALETTE) cannot be read: " + e.what());
+            throw FormatError(redguard::kFormatName,
+                              "palette " + Quote(path) + " (GAMEFMT_RG_PALETTE) cannot be read: " + e.what());
         }
     }
 
     std::optional<redguard::Palette> Load(const std::string &path) const {
         try {
-            const std::vector<std::uint8_t> bytes = Read(path);
-            std::vector<std::string> warnings;
-            redguard::Palette palette = redguard::ReadPalette(bytes.data(), bytes.size(), &warnings);
-            for (const std::string &w : warnings) Warn(path + ": " + w);
-            return palette;
+            return ReadPaletteFile(path);
         } catch (const std::exception &e) {
             Warn("palette " + path + " cannot be read: " + e.what());
             return std::nullopt;

@@ -4,9 +4,9 @@
 
 #include "common/error.hpp"
 #include "common/math.hpp"
+#include "export_util.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
-#include "export_util.hpp"
 #include "io_util.hpp"
 #include "roblox_mesh_scene.hpp"
 #include "scene_util.hpp"

@@ -27,7 +27,7 @@ protected:
 
 private:
     ImportLimits mLimits;
-    std::size_t mMaxInstances = 0; // GAMEFMT_RBX_MAX_INSTANCES
+    std::size_t mMaxInstances = 0;                              // GAMEFMT_RBX_MAX_INSTANCES
     std::uint64_t mMaxDecompressed = std::uint64_t(1024) << 20; // GAMEFMT_RBX_MAX_DECOMPRESSED, bytes
 };
 

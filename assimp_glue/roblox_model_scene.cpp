@@ -282,7 +282,8 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, unsigned maxDept
         }
         node->mMetaData = md.Build();
 
-        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c) stack.push_back({*c, node, item.index, item.depth + 1});
+        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c)
+            stack.push_back({*c, node, item.index, item.depth + 1});
     }
     for (std::size_t i = 0; i < n; ++i) {
         if (nodes[i] == nullptr || childLists[i].empty()) continue;
@@ -323,8 +324,8 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, unsigned maxDept
                    doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
 }
 
-void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options,
-                       unsigned maxDepth, aiScene *scene) {
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options, unsigned maxDepth,
+                       aiScene *scene) {
     const Document doc = rbx::ReadDocument(data, size, options);
     BuildRobloxModelScene(doc, scene, maxDepth);
 }

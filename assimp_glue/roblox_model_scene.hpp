@@ -52,8 +52,8 @@ void BuildRobloxModelScene(const rbx::Document &document, aiScene *scene, unsign
 
 // ReadDocument (binary or XML) with `options` (decompression ceiling, instance cap), then
 // BuildRobloxModelScene. Throws FormatError.
-void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options,
-                       unsigned maxDepth, aiScene *scene);
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options, unsigned maxDepth,
+                       aiScene *scene);
 
 // True when some node of the scene carries rbx.ClassName (a scene this importer made).
 bool IsRobloxModelScene(const aiScene &scene);

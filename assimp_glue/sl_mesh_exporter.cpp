@@ -5,10 +5,10 @@
 
 #include "common/error.hpp"
 #include "common/math.hpp"
+#include "export_util.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/sl_mesh/asset.hpp"
 #include "importers/sl_mesh/skeleton.hpp"
-#include "export_util.hpp"
 #include "io_util.hpp"
 #include "roblox_mesh_exporter.hpp" // ParseLodRatios
 #include "scene_util.hpp"
@@ -56,7 +56,6 @@ Mat4 YUpToZUp() {
     c.m[2][2] = 0;
     return c;
 }
-
 
 bool SceneIsZUp(const aiScene &scene) {
     return GetMetadataInt(scene.mMetaData, "UpAxis") == std::optional<std::int64_t>(2);
@@ -125,16 +124,18 @@ struct NormalMatrix {
                 const int r1 = (r + 1) % 3, r2 = (r + 2) % 3, c1 = (c + 1) % 3, c2 = (c + 2) % 3;
                 cof[r][c] = double(g.m[r1][c1]) * g.m[r2][c2] - double(g.m[r1][c2]) * g.m[r2][c1];
             }
-        const double det = double(g.m[0][0]) * cof[0][0] + double(g.m[0][1]) * cof[0][1] + double(g.m[0][2]) * cof[0][2];
+        const double det =
+            double(g.m[0][0]) * cof[0][0] + double(g.m[0][1]) * cof[0][1] + double(g.m[0][2]) * cof[0][2];
         mirrored = det < 0;
         const double sign = mirrored ? -1.0 : 1.0;
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c) m[r][c] = static_cast<float>(sign * cof[r][c]);
     }
     Vec3 Apply(const aiVector3D &n) const {
-        const Vec3 v = Vec3(m[0][0] * n.x + m[0][1] * n.y + m[0][2] * n.z, m[1][0] * n.x + m[1][1] * n.y + m[1][2] * n.z,
-                            m[2][0] * n.x + m[2][1] * n.y + m[2][2] * n.z)
-                           .Normalized();
+        const Vec3 v =
+            Vec3(m[0][0] * n.x + m[0][1] * n.y + m[0][2] * n.z, m[1][0] * n.x + m[1][1] * n.y + m[1][2] * n.z,
+                 m[2][0] * n.x + m[2][1] * n.y + m[2][2] * n.z)
+                .Normalized();
         return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) ? v : Vec3();
     }
 };
@@ -237,8 +238,8 @@ SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
     if (!unknown.empty()) {
         const bool one = unknown.size() == 1;
         Fail(std::string(one ? "bone " : "bones ") + JoinQuoted(unknown) + (one ? " is not a" : " are not") +
-             " Second Life avatar joint" + (one ? "" : "s") +
-             ": rename " + (one ? "it" : "them") + " to one of the joints in sl-avatar-skeleton (e.g. mPelvis) or to an uploader alias "
+             " Second Life avatar joint" + (one ? "" : "s") + ": rename " + (one ? "it" : "them") +
+             " to one of the joints in sl-avatar-skeleton (e.g. mPelvis) or to an uploader alias "
              "(hip, abdomen, chest, neck, head, lShldr, rShldr, lForeArm, lHand, lThigh, lShin, lFoot ...), or "
              "remove its weights");
     }
@@ -272,9 +273,9 @@ SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
             hasTriangles = true;
             // A mirroring transform flips the winding; swapping two corners keeps the faces front-facing.
             const unsigned second = normalMatrix.mirrored ? c : b, third = normalMatrix.mirrored ? b : c;
-            acc.face.indices.insert(acc.face.indices.end(), {static_cast<std::uint32_t>(base + a),
-                                                             static_cast<std::uint32_t>(base + second),
-                                                             static_cast<std::uint32_t>(base + third)});
+            acc.face.indices.insert(acc.face.indices.end(),
+                                    {static_cast<std::uint32_t>(base + a), static_cast<std::uint32_t>(base + second),
+                                     static_cast<std::uint32_t>(base + third)});
         }
         if (!hasTriangles) continue;
 
@@ -312,7 +313,8 @@ SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
         }
     }
     if (skippedPrimitives > 0)
-        warnings.Add(std::to_string(skippedPrimitives) + " points and lines skipped: Second Life meshes hold triangles");
+        warnings.Add(std::to_string(skippedPrimitives) +
+                     " points and lines skipped: Second Life meshes hold triangles");
 
     for (int l = slmesh::kLowestLod; l <= slmesh::kHighLod; ++l)
         for (auto &entry : levels[static_cast<std::size_t>(l)]) {
@@ -352,8 +354,8 @@ slmesh::BuildOptions ReadOptions(const Assimp::ExportProperties *properties) {
         const std::optional<std::vector<float>> ratios = ParseLodRatios(text);
         if (!ratios || ratios->size() > 3)
             Fail(std::string("option ") + GAMEFMT_SLMESH_LOD_RATIOS +
-                 " must be one to three comma-separated fractions between 0 and 1 (\"0.5,0.25,0.125\"), not '" +
-                 text + "'");
+                 " must be one to three comma-separated fractions between 0 and 1 (\"0.5,0.25,0.125\"), not '" + text +
+                 "'");
         // Fewer than three: the missing levels halve the last one given.
         for (std::size_t i = 0; i < 3; ++i)
             options.lodRatios[i] = i < ratios->size() ? (*ratios)[i] : options.lodRatios[i - 1] * 0.5f;

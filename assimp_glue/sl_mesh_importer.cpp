@@ -18,7 +18,8 @@
 namespace gamefmt::glue {
 namespace {
 
-constexpr const char *kLodValues = "\"high\", \"medium\", \"low\", \"lowest\", \"all\" or an integer 0 (lowest) to 3 (high)";
+constexpr const char *kLodValues =
+    "\"high\", \"medium\", \"low\", \"lowest\", \"all\" or an integer 0 (lowest) to 3 (high)";
 // Sentinels for "property not set" (Assimp has no HasProperty on the Importer).
 constexpr int kUnsetInt = INT_MIN;
 const char kUnsetString[] = "\x01gamefmt-unset";
@@ -88,14 +89,16 @@ void SlMeshImporter::SetupProperties(const Assimp::Importer *importer) {
     if (lodText != kUnsetString) {
         const int level = ParseLodText(lodText);
         if (level < 0)
-            mOptionError = std::string("option " GAMEFMT_SLMESH_LOD " is \"") + lodText + "\"; valid values: " + kLodValues;
+            mOptionError =
+                std::string("option " GAMEFMT_SLMESH_LOD " is \"") + lodText + "\"; valid values: " + kLodValues;
         else if (level == 4)
             mOptions.allLods = true;
         else
             mOptions.lod = level;
     } else if (lodInt != kUnsetInt) {
         if (lodInt < 0 || lodInt > 3)
-            mOptionError = "option " GAMEFMT_SLMESH_LOD " is " + std::to_string(lodInt) + "; valid values: " + kLodValues;
+            mOptionError =
+                "option " GAMEFMT_SLMESH_LOD " is " + std::to_string(lodInt) + "; valid values: " + kLodValues;
         else
             mOptions.lod = lodInt;
     }
@@ -143,7 +146,8 @@ void SlMeshImporter::InternReadFile(const std::string &file, aiScene *scene, Ass
             const std::optional<slmesh::Lod> &lod = asset.lods[static_cast<std::size_t>(mOptions.lod)];
             bool triangles = false;
             if (lod)
-                for (const slmesh::Face &face : lod->faces) triangles = triangles || (!face.noGeometry && face.triangleCount() != 0);
+                for (const slmesh::Face &face : lod->faces)
+                    triangles = triangles || (!face.noGeometry && face.triangleCount() != 0);
             haveAsset = triangles;
         } catch (const FormatError &) {
             haveAsset = false; // re-read below with every level; its error (if any) is the one reported

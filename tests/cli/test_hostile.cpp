@@ -4,15 +4,15 @@
 
 #include "assimp_glue/import_guard.hpp"
 #include "support/expect_error.hpp"
+#include "support/import_helpers.hpp"
 #include "support/log_capture.hpp"
 #include "support/scene_build.hpp"
-#include "support/import_helpers.hpp"
 
+#include "fixtures/rbx_fixtures.hpp"
+#include "fixtures/redguard_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
-#include "fixtures/rbx_fixtures.hpp"
-#include "fixtures/redguard_fixtures.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/writer.hpp"
 
@@ -80,17 +80,15 @@ TEST(Hostile, DepthLimitIsAPropertyAndAFlag) {
     EXPECT_FALSE(Contains(refused.error, "601")) << refused.error; // the first node too deep is named, not the last
     EXPECT_TRUE(Contains(refused.error, "513 levels")) << refused.error;
 
-    const test::ImportResult raised = test::ImportMemory(bytes, "rbxm", 0, [](Assimp::Importer &importer) {
-        importer.SetPropertyInteger(GAMEFMT_MAX_NODE_DEPTH, 600);
-    });
+    const test::ImportResult raised = test::ImportMemory(
+        bytes, "rbxm", 0, [](Assimp::Importer &importer) { importer.SetPropertyInteger(GAMEFMT_MAX_NODE_DEPTH, 600); });
     ASSERT_TRUE(raised) << raised.error;
     std::size_t levels = 0;
     for (const aiNode *node = raised.scene->mRootNode; node->mNumChildren != 0; node = node->mChildren[0]) ++levels;
     EXPECT_EQ(levels, 600u);
 
-    const test::ImportResult lowered = test::ImportMemory(bytes, "rbxm", 0, [](Assimp::Importer &importer) {
-        importer.SetPropertyInteger(GAMEFMT_MAX_NODE_DEPTH, 10);
-    });
+    const test::ImportResult lowered = test::ImportMemory(
+        bytes, "rbxm", 0, [](Assimp::Importer &importer) { importer.SetPropertyInteger(GAMEFMT_MAX_NODE_DEPTH, 10); });
     EXPECT_FALSE(lowered);
     EXPECT_TRUE(Contains(lowered.error, "Folder 'F10'")) << lowered.error;
     EXPECT_TRUE(Contains(lowered.error, "11 levels")) << lowered.error;
@@ -104,8 +102,7 @@ TEST(Hostile, DepthLimitIsAPropertyAndAFlag) {
 
 TEST(Hostile, DeepXmlChainIsRefusedToo) {
     const std::string xml = rbx::WriteXml(FolderChain(2000));
-    const test::ImportResult result =
-        test::ImportMemory(std::vector<std::uint8_t>(xml.begin(), xml.end()), "rbxmx");
+    const test::ImportResult result = test::ImportMemory(std::vector<std::uint8_t>(xml.begin(), xml.end()), "rbxmx");
     EXPECT_FALSE(result);
     EXPECT_TRUE(Contains(result.error, "Folder 'F512'")) << result.error;
     EXPECT_TRUE(Contains(result.error, "513 levels")) << result.error;
@@ -119,7 +116,8 @@ TEST(Hostile, DeepBoneChainInARobloxMeshIsRefused) {
     input.vertices[2].py = 1;
     input.lods.push_back({{0, 1, 2}});
     input.influences.assign(3, {{0, 1.0f}});
-    for (int i = 0; i < 700; ++i) input.bones.push_back({"B" + std::to_string(i), i - 1, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {}});
+    for (int i = 0; i < 700; ++i)
+        input.bones.push_back({"B" + std::to_string(i), i - 1, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {}});
     rbxmesh::BuildOptions options;
     options.generateLods = false;
     const std::vector<std::uint8_t> bytes = rbxmesh::WriteRobloxMesh(rbxmesh::BuildRobloxMesh(input, options));

@@ -64,7 +64,8 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
             std::count_if(other.begin(), other.end(), [](const std::string &w) { return IsDataLossWarning(w); }));
         if (strict && (!validation.empty() || lossy != 0)) {
             err << "gamefmt: '" << file << "' has ";
-            if (!validation.empty()) err << validation.size() << " validation warning(s)" << (lossy != 0 ? " and " : "");
+            if (!validation.empty())
+                err << validation.size() << " validation warning(s)" << (lossy != 0 ? " and " : "");
             if (lossy != 0) err << lossy << " warning(s) of lost or guessed data";
             err << " (--strict)\n";
             status = kExitBadInput;
