@@ -1,8 +1,11 @@
 // Registration of gamefmt's importers and exporters on an Assimp::Importer / Assimp::Exporter.
 #include "gamefmt/gamefmt.hpp"
 
-#include "redguard_importer.hpp"
+#include "fallback_importer.hpp"
+#include "importers/redguard/detect.hpp"
+#include "importers/roblox_mesh/detect.hpp"
 #include "redguard_exporter.hpp"
+#include "redguard_importer.hpp"
 #include "roblox_mesh_exporter.hpp"
 #include "roblox_mesh_importer.hpp"
 #include "roblox_model_exporter.hpp"
@@ -28,14 +31,20 @@ struct ImporterEntry {
     const char *clashingExtension; // a built-in claims it: put ours ahead (assimp-integration.md §2.3)
     bool readable;
     std::function<Assimp::BaseImporter *()> make;
+    // With a clashing extension: our format and the built-in's, for the combined error (FallbackImporter).
+    const char *ours = nullptr;
+    glue::FallbackImporter::Mismatch mismatch = nullptr;
+    const char *theirs = nullptr;
 };
 
 const std::vector<ImporterEntry> &ImporterTable() {
     static const std::vector<ImporterEntry> table = {
-        {&glue::RobloxMeshImporter::Description(), "mesh", true, [] { return new glue::RobloxMeshImporter(); }},
+        {&glue::RobloxMeshImporter::Description(), "mesh", true, [] { return new glue::RobloxMeshImporter(); },
+         "a Roblox mesh", &rbxmesh::DescribeMismatch, "an Ogre mesh"},
         {&glue::RobloxModelImporter::Description(), nullptr, true, [] { return new glue::RobloxModelImporter(); }},
         {&glue::SlMeshImporter::Description(), nullptr, true, [] { return new glue::SlMeshImporter(); }},
-        {&glue::RedguardImporter::Description(), "3d", true, [] { return new glue::RedguardImporter(); }},
+        {&glue::RedguardImporter::Description(), "3d", true, [] { return new glue::RedguardImporter(); },
+         "a Redguard model", &redguard::DescribeMismatch, "an Unreal mesh"},
     };
     return table;
 }
@@ -55,7 +64,9 @@ const std::vector<Assimp::Exporter::ExportFormatEntry> &ExporterTable() {
 
 } // namespace
 
-const char *Version() { return GAMEFMT_VERSION_STRING; }
+const char *Version() {
+    return GAMEFMT_VERSION_STRING;
+}
 
 bool IsGamefmtImporter(const Assimp::BaseImporter *loader) {
     if (loader == nullptr) return false;
@@ -78,7 +89,8 @@ std::size_t RegisterImporters(Assimp::Importer &importer) {
         if (builtin != nullptr) importer.UnregisterLoader(builtin);
         importer.RegisterLoader(entry.make());
         ++added;
-        if (builtin != nullptr) importer.RegisterLoader(builtin);
+        if (builtin != nullptr)
+            importer.RegisterLoader(new glue::FallbackImporter(builtin, entry.ours, entry.mismatch, entry.theirs));
     }
     return added;
 }

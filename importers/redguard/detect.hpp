@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace gamefmt::redguard {
 
@@ -12,5 +13,9 @@ enum class FileKind { None, Model, Archive };
 constexpr std::size_t kSignatureBytes = 4;
 
 FileKind Detect(const std::uint8_t *data, std::size_t size) noexcept;
+
+// Why Detect rejects `data`, for "not a Redguard model: ..." when no importer accepts a .3d file. Empty when
+// Detect accepts it.
+std::string DescribeMismatch(const std::uint8_t *data, std::size_t size);
 
 } // namespace gamefmt::redguard

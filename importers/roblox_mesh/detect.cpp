@@ -1,7 +1,10 @@
 // Signature test for Roblox .mesh files.
 #include "importers/roblox_mesh/detect.hpp"
 
+#include "common/error.hpp"
+
 #include <cstring>
+#include <string_view>
 
 namespace gamefmt::rbxmesh {
 
@@ -22,6 +25,15 @@ std::string DetectVersion(const std::uint8_t *data, std::size_t size) noexcept {
         return std::string(v, 4);
     }
     return {};
+}
+
+std::string DescribeMismatch(const std::uint8_t *data, std::size_t size) {
+    if (!DetectVersion(data, size).empty()) return {};
+    if (data == nullptr || size == 0) return "the file is empty";
+    const std::string_view text(reinterpret_cast<const char *>(data), size);
+    if (text.rfind("version ", 0) != 0)
+        return "no \"version \" header at byte offset 0 (the file starts \"" + QuoteText(text.substr(0, 16)) + "\")";
+    return "version \"" + QuoteText(text.substr(8, 6)) + "\" at byte offset 8 is not one of 1.00, 1.01, 2.00 ... 7.00";
 }
 
 } // namespace gamefmt::rbxmesh

@@ -14,4 +14,8 @@ constexpr std::size_t kSignatureBytes = 12;
 // otherwise an empty string. Never throws.
 std::string DetectVersion(const std::uint8_t *data, std::size_t size) noexcept;
 
+// Why DetectVersion rejects `data` (its first bytes, quoted and escaped), for "not a Roblox mesh: ..." when no
+// importer accepts a .mesh file. Empty when DetectVersion accepts it.
+std::string DescribeMismatch(const std::uint8_t *data, std::size_t size);
+
 } // namespace gamefmt::rbxmesh

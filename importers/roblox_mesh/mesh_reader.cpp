@@ -348,7 +348,7 @@ private:
         std::int64_t count = 0;
         const std::string_view text = TrimAscii(line);
         if (!ParseInt64(text, count) || count < 0)
-            Fail(start, "face count '" + std::string(text.substr(0, 32)) + "' is not a non-negative integer");
+            Fail(start, "face count '" + QuoteText(text, 32) + "' is not a non-negative integer");
         // Three vertex indices per face must stay within u32; no real file comes anywhere near.
         if (count > 0x55555555) Fail(start, "face count " + Str(static_cast<std::uint64_t>(count)) + " is too large");
         if (mPos < mSize && mData[mPos] == '\n')
@@ -394,7 +394,7 @@ private:
         if (!ParseFloat(s, v)) {
             std::size_t at = begin;
             while (at < end && IsSpace(mData[at])) ++at;
-            Fail(at, "'" + std::string(s.substr(0, 32)) + "' is not a number");
+            Fail(at, "'" + QuoteText(s, 32) + "' is not a number");
         }
         return v;
     }
@@ -732,9 +732,7 @@ RobloxMesh ReadRobloxMesh(const std::uint8_t *data, std::size_t size) {
     static const char *const kKnown[] = {"1.00", "1.01", "2.00", "3.00", "3.01",
                                          "4.00", "4.01", "5.00", "6.00", "7.00"};
     if (std::none_of(std::begin(kKnown), std::end(kKnown), [&](const char *v) { return mesh.version == v; })) {
-        std::string shown;
-        for (char c : mesh.version) shown += (c >= 0x20 && c < 0x7F) ? c : '?';
-        Fail(kPrefixLen, "unknown version '" + shown + "'");
+        Fail(kPrefixLen, "unknown version '" + QuoteText(mesh.version) + "'");
     }
     std::size_t pos = kPrefixLen + 4;
     bool crlf = false;

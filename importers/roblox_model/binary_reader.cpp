@@ -103,7 +103,8 @@ public:
             if (c.name != "META" && c.name != "SSTR" && c.name != "INST" && c.name != "PROP" && c.name != "PRNT" &&
                 c.name != "END") {
                 if (c.name != "SIGN")
-                    warn("unknown chunk '" + c.name + "' at offset " + std::to_string(c.offset) + "; kept raw");
+                    warn("unknown chunk '" + QuoteText(c.name) + "' at offset " + std::to_string(c.offset) +
+                         "; kept raw");
                 RawChunk raw;
                 raw.name = c.name;
                 raw.data.assign(c.data, c.data + c.size);

@@ -148,25 +148,25 @@ public:
     float f() {
         float v = 0;
         const std::string_view t = next();
-        if (!ParseFloat(t, v)) Fail(std::string(mType) + ": bad number '" + std::string(t) + "'");
+        if (!ParseFloat(t, v)) Fail(std::string(mType) + ": bad number '" + QuoteText(t) + "'");
         return v;
     }
     double d() {
         double v = 0;
         const std::string_view t = next();
-        if (!ParseDouble(t, v)) Fail(std::string(mType) + ": bad number '" + std::string(t) + "'");
+        if (!ParseDouble(t, v)) Fail(std::string(mType) + ": bad number '" + QuoteText(t) + "'");
         return v;
     }
     std::int64_t i(std::int64_t lo, std::int64_t hi) {
         std::int64_t v = 0;
         const std::string_view t = next();
-        if (!ParseInt64(t, v) || v < lo || v > hi) Fail(std::string(mType) + ": bad integer '" + std::string(t) + "'");
+        if (!ParseInt64(t, v) || v < lo || v > hi) Fail(std::string(mType) + ": bad integer '" + QuoteText(t) + "'");
         return v;
     }
     std::uint64_t u(std::uint64_t hi) {
         std::uint64_t v = 0;
         const std::string_view t = next();
-        if (!ParseUInt64(t, v) || v > hi) Fail(std::string(mType) + ": bad integer '" + std::string(t) + "'");
+        if (!ParseUInt64(t, v) || v > hi) Fail(std::string(mType) + ": bad integer '" + QuoteText(t) + "'");
         return v;
     }
     CFrame cframe() {
@@ -430,7 +430,7 @@ Value ValueParser::Parse(std::string_view text) {
         return value;
     }
     const std::optional<Type> type = TypeFromName(typeName);
-    if (!type) Fail("unknown type '" + std::string(typeName) + "'");
+    if (!type) Fail("unknown type '" + QuoteText(typeName) + "'");
     value.type = *type;
     const char *name = TypeName(*type);
     In in(body, name);

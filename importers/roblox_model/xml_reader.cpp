@@ -98,21 +98,21 @@ float ParseF32(const pugi::xml_node &node) {
     std::string scratch;
     const std::string_view text = NumberText(node, scratch);
     float v = 0;
-    if (!ParseFloat(text, v)) Fail(node, "invalid float '" + std::string(text.substr(0, 64)) + "'");
+    if (!ParseFloat(text, v)) Fail(node, "invalid float '" + QuoteText(text) + "'");
     return v;
 }
 double ParseF64(const pugi::xml_node &node) {
     std::string scratch;
     const std::string_view text = NumberText(node, scratch);
     double v = 0;
-    if (!ParseDouble(text, v)) Fail(node, "invalid double '" + std::string(text.substr(0, 64)) + "'");
+    if (!ParseDouble(text, v)) Fail(node, "invalid double '" + QuoteText(text) + "'");
     return v;
 }
 std::int64_t ParseI64(const pugi::xml_node &node) {
     std::string scratch;
     const std::string_view text = NumberText(node, scratch);
     std::int64_t v = 0;
-    if (!ParseInt64(text, v)) Fail(node, "invalid integer '" + std::string(text.substr(0, 64)) + "'");
+    if (!ParseInt64(text, v)) Fail(node, "invalid integer '" + QuoteText(text) + "'");
     return v;
 }
 std::int32_t ParseI32(const pugi::xml_node &node) {
@@ -121,7 +121,7 @@ std::int32_t ParseI32(const pugi::xml_node &node) {
     if (!ParseInt32(TrimAscii(text), v)) {
         // Some writers store unsigned 32-bit values (e.g. colours) in <int>: keep the bits.
         std::uint32_t u = 0;
-        if (!ParseUInt32(TrimAscii(text), u)) Fail(node, "invalid int '" + text.substr(0, 64) + "'");
+        if (!ParseUInt32(TrimAscii(text), u)) Fail(node, "invalid int '" + QuoteText(text) + "'");
         v = std::int32_t(u);
     }
     return v;
@@ -131,7 +131,7 @@ std::uint64_t ParseU64(const pugi::xml_node &node) {
     std::uint64_t v = 0;
     if (!ParseUInt64(TrimAscii(text), v)) {
         std::int64_t s = 0;
-        if (!ParseInt64(TrimAscii(text), s)) Fail(node, "invalid integer '" + text.substr(0, 64) + "'");
+        if (!ParseInt64(TrimAscii(text), s)) Fail(node, "invalid integer '" + QuoteText(text) + "'");
         v = std::uint64_t(s);
     }
     return v;
@@ -141,7 +141,7 @@ std::uint32_t ParseU32(const pugi::xml_node &node) {
     std::uint32_t v = 0;
     if (!ParseUInt32(TrimAscii(text), v)) {
         std::int32_t s = 0;
-        if (!ParseInt32(TrimAscii(text), s)) Fail(node, "invalid integer '" + text.substr(0, 64) + "'");
+        if (!ParseInt32(TrimAscii(text), s)) Fail(node, "invalid integer '" + QuoteText(text) + "'");
         v = std::uint32_t(s);
     }
     return v;
@@ -151,7 +151,7 @@ bool ParseBoolText(const pugi::xml_node &node) {
     const std::string_view t = TrimAscii(text);
     if (IEquals(t, "true")) return true;
     if (IEquals(t, "false")) return false;
-    Fail(node, "invalid bool '" + text.substr(0, 64) + "'");
+    Fail(node, "invalid bool '" + QuoteText(text) + "'");
 }
 
 // Children read by name, any order; a missing child is 0.
@@ -279,7 +279,7 @@ public:
         if (!version) Fail(root, "<roblox> has no version attribute");
         std::uint32_t v = 0;
         if (!ParseUInt32(TrimAscii(version.value()), v) || v != 4)
-            Fail(root, std::string("unsupported XML version '") + version.value() + "' (expected 4)");
+            Fail(root, "unsupported XML version '" + QuoteText(version.value()) + "' (expected 4)");
 
         for (pugi::xml_node c = root.first_child(); c; c = c.next_sibling()) {
             if (c.type() != pugi::node_element) continue;
@@ -316,7 +316,7 @@ private:
             entry.xmlKey = c.attribute("md5").value();
             entry.content = DecodeBase64(c, Text(c));
             if (mSharedKeys.count(entry.xmlKey)) {
-                mDoc.warnings.push_back("duplicate SharedString key '" + entry.xmlKey + "' (first kept)");
+                mDoc.warnings.push_back("duplicate SharedString key '" + QuoteText(entry.xmlKey) + "' (first kept)");
                 continue;
             }
             mSharedKeys.emplace(entry.xmlKey, std::uint32_t(mDoc.sharedStrings.size()));
@@ -346,7 +346,7 @@ private:
                 inst.referent = ref.value();
                 if (!inst.referent.empty() && inst.referent != "null") {
                     if (!mReferents.emplace(inst.referent, index).second)
-                        mDoc.warnings.push_back("duplicate referent '" + inst.referent + "' (first kept)");
+                        mDoc.warnings.push_back("duplicate referent '" + QuoteText(inst.referent) + "' (first kept)");
                 }
             }
             mDoc.setParent(index, f.parent);
@@ -384,7 +384,7 @@ private:
             for (std::size_t i = 0; i < inst.properties.size(); ++i)
                 if (inst.properties[i].name == nameId) {
                     slot = i;
-                    mDoc.warnings.push_back("property '" + name + "' repeated on an instance (last wins)");
+                    mDoc.warnings.push_back("property '" + QuoteText(name) + "' repeated on an instance (last wins)");
                     break;
                 }
             if (slot == inst.properties.size())
@@ -666,7 +666,7 @@ private:
                 else if (IEquals(text, "Italic") || text == "1")
                     font.style = 1;
                 else
-                    Fail(s, "unknown Font style '" + text.substr(0, 64) + "'");
+                    Fail(s, "unknown Font style '" + QuoteText(text) + "'");
             }
             if (const pugi::xml_node c = Child(p, "CachedFaceId")) {
                 const pugi::xml_node url = Child(c, "url");
@@ -710,7 +710,7 @@ private:
             if (f.kind == Pending::SharedString) {
                 auto it = mSharedKeys.find(f.key);
                 if (it == mSharedKeys.end()) {
-                    warnOnce("sskey:" + f.key, "unknown SharedString key '" + f.key + "' at byte offset " +
+                    warnOnce("sskey:" + f.key, "unknown SharedString key '" + QuoteText(f.key) + "' at byte offset " +
                                                    std::to_string(f.offset) + " (empty string used)");
                     if (mEmptyShared == kNoInstance) {
                         mEmptyShared = std::uint32_t(mDoc.sharedStrings.size());
@@ -725,8 +725,8 @@ private:
             auto it = mReferents.find(f.key);
             const std::uint32_t target = it == mReferents.end() ? kNoInstance : it->second;
             if (target == kNoInstance)
-                mDoc.warnings.push_back("unknown referent '" + f.key + "' at byte offset " + std::to_string(f.offset) +
-                                        " (null used)");
+                mDoc.warnings.push_back("unknown referent '" + QuoteText(f.key) + "' at byte offset " +
+                                        std::to_string(f.offset) + " (null used)");
             if (f.kind == Pending::Ref) {
                 value.as<RefValue>().target = target;
             } else {

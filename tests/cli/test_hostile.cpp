@@ -253,6 +253,27 @@ TEST(Hostile, DegenerateRedguardPolygonGivesNoEmptyMesh) {
     EXPECT_EQ(glb.code, cli::kExitOk) << glb.err;
 }
 
+// --- errors that help (point 6)
+
+TEST(Hostile, NulInATextMeshNumberDoesNotCutTheMessage) {
+    const std::string text = std::string("version 1.00\n1\n[1") + std::string("\0", 1) +
+                             "2,0,0][0,0,1][0,0,0][1,0,0][0,0,1][1,0,0][0,1,0][0,0,1][0,1,0]";
+    const test::ImportResult r = test::ImportMemory(std::vector<std::uint8_t>(text.begin(), text.end()), "mesh");
+    ASSERT_FALSE(r);
+    EXPECT_TRUE(Contains(r.error, "Roblox mesh: ")) << r.error;
+    EXPECT_TRUE(Contains(r.error, "'1\\x002' is not a number (at byte offset 16)")) << r.error;
+}
+
+TEST(Hostile, HugeXmlVersionAttributeIsQuotedShort) {
+    const std::string xml = "<roblox version=\"" + std::string(100000, '9') + "\"></roblox>";
+    const test::ImportResult r = test::ImportMemory(std::vector<std::uint8_t>(xml.begin(), xml.end()), "rbxmx");
+    ASSERT_FALSE(r);
+    EXPECT_TRUE(Contains(r.error, "unsupported XML version '" + std::string(64, '9') + "... (100000 bytes)'"))
+        << r.error.substr(0, 300);
+    EXPECT_LT(r.error.size(), 300u);
+    EXPECT_TRUE(Contains(r.error, "byte offset")) << r.error;
+}
+
 // --- warnings people see (point 5)
 
 std::size_t Count(const std::string &text, const std::string &needle) {

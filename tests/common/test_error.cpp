@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -64,4 +65,27 @@ TEST(FormatError, CopyKeepsEverything) {
     EXPECT_EQ(b.format(), "A");
     EXPECT_EQ(b.message(), "b");
     EXPECT_EQ(b.offset(), 3u);
+}
+
+TEST(FormatError, ControlBytesInTheMessageAreEscapedSoNothingCutsAtANul) {
+    const FormatError e("F", std::string("bad '1\0 2'\n", 11), 5);
+    EXPECT_STREQ(e.what(), "F: bad '1\\x00 2'\\x0A (at byte offset 5)");
+    EXPECT_EQ(std::strlen(e.what()), std::string(e.what()).size());
+}
+
+TEST(QuoteText, EscapesControlBytesBackslashesAndBrokenUtf8) {
+    EXPECT_EQ(gamefmt::QuoteText("plain"), "plain");
+    EXPECT_EQ(gamefmt::QuoteText(std::string("a\0b\tc\x7f", 6)), "a\\x00b\\x09c\\x7F");
+    EXPECT_EQ(gamefmt::QuoteText("back\\slash"), "back\\\\slash");
+    EXPECT_EQ(gamefmt::QuoteText("caf\xC3\xA9 \xE6\x97\xA5"), "caf\xC3\xA9 \xE6\x97\xA5"); // whole UTF-8 kept
+    EXPECT_EQ(gamefmt::QuoteText("\xC3(\xFF\x80"), "\\xC3(\\xFF\\x80");                    // broken UTF-8 escaped
+}
+
+TEST(QuoteText, CutsAtTheLimitAndSaysHowLong) {
+    const std::string big(100000, 'x');
+    EXPECT_EQ(gamefmt::QuoteText(big), std::string(64, 'x') + "... (100000 bytes)");
+    EXPECT_EQ(gamefmt::QuoteText(big, 4), "xxxx... (100000 bytes)");
+    EXPECT_EQ(gamefmt::QuoteText(std::string(64, 'y')), std::string(64, 'y')); // exactly the limit: no marker
+    // A cut inside a UTF-8 sequence escapes its lead byte rather than emitting half a character.
+    EXPECT_EQ(gamefmt::QuoteText("ab\xC3\xA9", 3), "ab\\xC3... (4 bytes)");
 }

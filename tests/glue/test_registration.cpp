@@ -97,12 +97,34 @@ TEST(Registration, OgreBinaryMeshStillReachesOgre) {
     EXPECT_TRUE(r.validationWarnings.empty());
 }
 
-TEST(Registration, ForeignMeshGetsOgresHeaderError) {
+TEST(Registration, ForeignMeshSaysWhatItIsNotForEachCandidate) {
     const auto dir = ScratchDir("reg_garbage_mesh");
     WriteText(dir / "x.mesh", "this is neither Roblox nor Ogre");
     const ImportResult r = ImportFile(dir / "x.mesh");
     ASSERT_FALSE(r);
-    EXPECT_NE(r.error.find("Invalid Ogre Mesh file header"), std::string::npos) << r.error;
+    EXPECT_EQ(r.error,
+              "not a Roblox mesh: no \"version \" header at byte offset 0 (the file starts \"this is neither \"); "
+              "not an Ogre mesh: Invalid Ogre Mesh file header.");
+
+    // Random bytes: escaped, at most 16 of them quoted.
+    std::vector<std::uint8_t> noise(300);
+    for (std::size_t i = 0; i < noise.size(); ++i) noise[i] = static_cast<std::uint8_t>(i * 151 + 7);
+    WriteBytes(dir / "noise.mesh", noise);
+    const ImportResult n = ImportFile(dir / "noise.mesh");
+    ASSERT_FALSE(n);
+    EXPECT_NE(n.error.find("not a Roblox mesh: no \"version \" header at byte offset 0 (the file starts \"\\x07"),
+              std::string::npos)
+        << n.error;
+    EXPECT_NE(n.error.find("; not an Ogre mesh: "), std::string::npos) << n.error;
+
+    // A text file named .3d: neither Redguard nor Unreal.
+    WriteText(dir / "x.3d", "hello");
+    const ImportResult t = ImportFile(dir / "x.3d");
+    ASSERT_FALSE(t);
+    EXPECT_NE(t.error.find("not a Redguard model: the first bytes \"hell\" at byte offset 0 are not v2.6, v2.7, v4.0, "
+                           "v5.0 (model) or OARC (archive); not an Unreal mesh: "),
+              std::string::npos)
+        << t.error;
 }
 
 TEST(Registration, RobloxMeshReachesOurs) {
@@ -216,8 +238,7 @@ void FailingExport(const char *, Assimp::IOSystem *, const aiScene *, const Assi
 TEST(Registration, DeadlyExportErrorTextReachesTheCaller) {
     // On Debian this works only through our link shim (DeadlyErrorBase's constructor is not exported).
     Assimp::Exporter exporter;
-    static const Assimp::Exporter::ExportFormatEntry entry("gamefmt-test-fail", "always fails", "fail",
-                                                           &FailingExport);
+    static const Assimp::Exporter::ExportFormatEntry entry("gamefmt-test-fail", "always fails", "fail", &FailingExport);
     ASSERT_EQ(exporter.RegisterExporter(entry), AI_SUCCESS);
     EXPECT_EQ(exporter.RegisterExporter(entry), AI_FAILURE); // duplicate id
     const ImportResult r = ImportFile(TestDataDir() / "cube.obj");
