@@ -5,8 +5,8 @@
 #include "redguard_scene.hpp"
 
 #include "common/error.hpp"
-#include "common/text_number.hpp"
 #include "common/png.hpp"
+#include "common/text_number.hpp"
 #include "importers/redguard/detect.hpp"
 #include "scene_util.hpp"
 
@@ -144,28 +144,44 @@ bool InTriangle(const std::array<double, 2> &q, const std::array<double, 2> &a, 
 
 // Ear clipping of a CCW polygon: exactly n − 2 triangles of local corner indices (degenerate input still
 // yields n − 2, some of them without area). The triangle holding corner 0 comes first, starting with it.
+// Cost is bounded for hostile files (a face has up to 255 corners and a file can hold thousands of faces):
+// only corners that are not strictly convex can lie inside an ear of a simple polygon, so only those are
+// tested; the search resumes beside the last ear instead of at corner 0; and after kEarTestBudget containment
+// tests a face is finished by cutting its flattest corners (still n − 2 triangles, maybe slivers).
 std::vector<std::array<std::uint32_t, 3>> EarClip(const std::vector<std::array<double, 2>> &p) {
+    constexpr std::size_t kEarTestBudget = 1u << 16;
     std::vector<std::uint32_t> ring(p.size());
     for (std::size_t i = 0; i < p.size(); ++i) ring[i] = static_cast<std::uint32_t>(i);
     std::vector<std::array<std::uint32_t, 3>> tris;
     tris.reserve(p.size() - 2);
+    std::vector<std::uint32_t> blockers; // ring entries that are reflex or flat, rebuilt per clip
+    std::size_t tests = 0, start = 0;
     while (ring.size() > 3) {
         const std::size_t n = ring.size();
         std::size_t chosen = n;
-        for (std::size_t i = 0; i < n && chosen == n; ++i) {
-            const std::uint32_t a = ring[(i + n - 1) % n], b = ring[i], c = ring[(i + 1) % n];
-            if (Cross2(p[a], p[b], p[c]) <= 0) continue; // reflex or flat: not an ear
-            bool blocked = false;
-            for (std::size_t j = 0; j < n && !blocked; ++j) {
-                const std::uint32_t q = ring[j];
-                if (q == a || q == b || q == c) continue;
-                if (p[q] == p[a] || p[q] == p[b] || p[q] == p[c]) continue; // a repeated corner
-                blocked = InTriangle(p[q], p[a], p[b], p[c]);
+        if (tests < kEarTestBudget) {
+            blockers.clear();
+            for (std::size_t i = 0; i < n; ++i)
+                if (Cross2(p[ring[(i + n - 1) % n]], p[ring[i]], p[ring[(i + 1) % n]]) <= 0)
+                    blockers.push_back(ring[i]);
+            for (std::size_t k = 0; k < n && chosen == n; ++k) {
+                const std::size_t i = (start + k) % n;
+                const std::uint32_t a = ring[(i + n - 1) % n], b = ring[i], c = ring[(i + 1) % n];
+                if (Cross2(p[a], p[b], p[c]) <= 0) continue; // reflex or flat: not an ear
+                bool blocked = false;
+                for (std::size_t j = 0; j < blockers.size() && !blocked; ++j) {
+                    const std::uint32_t q = blockers[j];
+                    if (q == a || q == b || q == c) continue;
+                    if (p[q] == p[a] || p[q] == p[b] || p[q] == p[c]) continue; // a repeated corner
+                    ++tests;
+                    blocked = InTriangle(p[q], p[a], p[b], p[c]);
+                }
+                if (!blocked) chosen = i;
             }
-            if (!blocked) chosen = i;
         }
         if (chosen == n) {
-            // No proper ear (self-touching or degenerate outline): cut the flattest convex-or-flat corner.
+            // No proper ear (self-touching or degenerate outline, or the budget is spent): cut the flattest
+            // convex-or-flat corner.
             double best = -1e300;
             for (std::size_t i = 0; i < n; ++i) {
                 const double c = Cross2(p[ring[(i + n - 1) % n]], p[ring[i]], p[ring[(i + 1) % n]]);
@@ -175,6 +191,7 @@ std::vector<std::array<std::uint32_t, 3>> EarClip(const std::vector<std::array<d
                 }
             }
         }
+        start = chosen == 0 ? 0 : chosen - 1; // the corners beside the cut are the ones that changed
         tris.push_back({ring[(chosen + n - 1) % n], ring[chosen], ring[(chosen + 1) % n]});
         ring.erase(ring.begin() + static_cast<std::ptrdiff_t>(chosen));
     }
@@ -510,7 +527,7 @@ struct MeshBuild {
     std::vector<aiVector3D> uvs;
     std::unordered_map<VertexKey, unsigned, VertexKeyHash> lookup;
     std::vector<unsigned> faceIndices; // every face's indices, concatenated
-    std::vector<unsigned> faceStart;    // where each face starts in faceIndices (plus the end)
+    std::vector<unsigned> faceStart;   // where each face starts in faceIndices (plus the end)
     void AddFace(const unsigned *indices, std::size_t n) {
         if (faceStart.empty()) faceStart.push_back(0);
         faceIndices.insert(faceIndices.end(), indices, indices + n);

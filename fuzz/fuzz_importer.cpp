@@ -41,8 +41,7 @@ std::unique_ptr<Assimp::Importer> MakeFuzzImporter() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
     if (size > kMaxInput) return 0;
     static std::unique_ptr<Assimp::Importer> importer = MakeFuzzImporter();
-    const aiScene *scene = importer->ReadFileFromMemory(
-        data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
+    const aiScene *scene = importer->ReadFileFromMemory(data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
     if (scene != nullptr && (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) == 0)
         // Without FindDegenerates: on Assimp 5.2.5, Triangulate + FindDegenerates + SortByPType can leave a mesh
         // with no faces (a non-planar polygon whose triangles all degenerate; reproduced with a plain OBJ), and

@@ -1,0 +1,106 @@
+// libFuzzer targets for the codecs alone, without Assimp: bytes → reader → (when it reads) writer → reader.
+// Whole imports (fuzz_importer.cpp) spend most of each run in Assimp's post-processing and glTF export; the
+// codecs are where the hostile bytes are parsed, so these targets run them an order of magnitude faster.
+// GAMEFMT_FUZZ_CODEC picks the codec: 1 Roblox mesh, 2 Roblox model (binary and XML), 3 Redguard model,
+// 4 Redguard ROB archive (framing, then every embedded model).
+#include "common/error.hpp"
+#include "importers/redguard/model.hpp"
+#include "importers/redguard/rob.hpp"
+#include "importers/roblox_mesh/mesh_reader.hpp"
+#include "importers/roblox_mesh/mesh_writer.hpp"
+#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/writer.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#ifndef GAMEFMT_FUZZ_CODEC
+#error "GAMEFMT_FUZZ_CODEC must pick the codec (1-4)"
+#endif
+
+namespace {
+
+constexpr std::size_t kMaxInput = 1u << 20;
+
+// Whatever the writer makes of a model it accepted must read back.
+template <typename Read> void ReadBack(const std::vector<std::uint8_t> &bytes, Read read) {
+    try {
+        read(bytes.data(), bytes.size());
+    } catch (const gamefmt::FormatError &) {
+        __builtin_trap();
+    }
+}
+
+void RobloxMesh(const std::uint8_t *data, std::size_t size) {
+    const gamefmt::rbxmesh::RobloxMesh mesh = gamefmt::rbxmesh::ReadRobloxMesh(data, size);
+    std::vector<std::uint8_t> written;
+    try {
+        written = gamefmt::rbxmesh::WriteRobloxMesh(mesh);
+    } catch (const gamefmt::FormatError &) {
+        return; // the reader is lenient where the writer is strict (e.g. bone names with NULs)
+    }
+    ReadBack(written, gamefmt::rbxmesh::ReadRobloxMesh);
+}
+
+void RobloxModel(const std::uint8_t *data, std::size_t size) {
+    gamefmt::rbx::ReadOptions options;
+    options.maxDecompressed = 64u << 20;
+    options.maxInstances = 100000;
+    const gamefmt::rbx::Document doc = gamefmt::rbx::ReadDocument(data, size, options);
+    std::vector<std::uint8_t> binary;
+    std::string xml;
+    try {
+        binary = gamefmt::rbx::WriteBinary(doc);
+        xml = gamefmt::rbx::WriteXml(doc);
+    } catch (const gamefmt::FormatError &) {
+        return;
+    }
+    (void)xml;
+    ReadBack(binary, [&](const std::uint8_t *d, std::size_t n) { gamefmt::rbx::ReadDocument(d, n, options); });
+}
+
+void RedguardModel(const std::uint8_t *data, std::size_t size, std::size_t base = 0) {
+    const gamefmt::redguard::RG3DModel model = gamefmt::redguard::ReadModel(data, size, base);
+    (void)gamefmt::redguard::CornerUVs(model);
+    (void)gamefmt::redguard::CornerNormals(model);
+    if (gamefmt::redguard::IsV2(model.version)) return; // never written
+    std::vector<std::uint8_t> written;
+    try {
+        written = gamefmt::redguard::WriteModel(model);
+    } catch (const gamefmt::FormatError &) {
+        return;
+    }
+    ReadBack(written, [](const std::uint8_t *d, std::size_t n) { gamefmt::redguard::ReadModel(d, n); });
+}
+
+void RedguardRob(const std::uint8_t *data, std::size_t size) {
+    const gamefmt::redguard::RobArchive archive = gamefmt::redguard::ReadRob(data, size);
+    for (const gamefmt::redguard::RobSegment &segment : archive.segments) {
+        if (!segment.embedded() || segment.payloadOffset > size) continue;
+        try {
+            RedguardModel(data + segment.payloadOffset, std::min(segment.payloadSize, size - segment.payloadOffset),
+                          segment.payloadOffset);
+        } catch (const gamefmt::FormatError &) {
+        }
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
+    if (size > kMaxInput) return 0;
+    try {
+#if GAMEFMT_FUZZ_CODEC == 1
+        RobloxMesh(data, size);
+#elif GAMEFMT_FUZZ_CODEC == 2
+        RobloxModel(data, size);
+#elif GAMEFMT_FUZZ_CODEC == 3
+        RedguardModel(data, size);
+#elif GAMEFMT_FUZZ_CODEC == 4
+        RedguardRob(data, size);
+#endif
+    } catch (const gamefmt::FormatError &) {
+    }
+    return 0;
+}
