@@ -41,6 +41,7 @@ void RobloxModelImporter::SetupProperties(const Assimp::Importer *importer) {
     const int instances = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_INSTANCES, 0);
     mMaxInstances = instances > 0 ? std::size_t(instances) : rbx::ReadOptions::kDefaultMaxInstances;
     mLimits = ReadImportLimits(importer);
+    mNodeProperties = importer->GetPropertyBool(GAMEFMT_RBX_NODE_PROPERTIES, false);
 }
 
 void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {
@@ -52,7 +53,10 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     rbx::ReadOptions read;
     read.maxDecompressed = mMaxDecompressed;
     read.maxInstances = mMaxInstances;
-    ImportRobloxModel(bytes.data(), bytes.size(), read, mLimits.maxNodeDepth, scene);
+    RobloxSceneOptions options;
+    options.maxDepth = mLimits.maxNodeDepth;
+    options.nodeProperties = mNodeProperties;
+    ImportRobloxModel(bytes.data(), bytes.size(), read, options, scene);
     FinishImportedScene(scene, rbx::kFormatName, mLimits);
 }
 

@@ -29,6 +29,7 @@ private:
     ImportLimits mLimits;
     std::size_t mMaxInstances = 0;                              // GAMEFMT_RBX_MAX_INSTANCES
     std::uint64_t mMaxDecompressed = std::uint64_t(1024) << 20; // GAMEFMT_RBX_MAX_DECOMPRESSED, bytes
+    bool mNodeProperties = false;                               // GAMEFMT_RBX_NODE_PROPERTIES
 };
 
 } // namespace gamefmt::glue

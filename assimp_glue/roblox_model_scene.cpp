@@ -8,6 +8,7 @@
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/value_text.hpp"
+#include "importers/roblox_model/writer.hpp"
 #include "scene_util.hpp"
 
 #include <assimp/scene.h>
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -190,6 +192,59 @@ template <typename Fn> void ForEachJoined(const aiMetadata &md, Fn &&fn) {
     }
 }
 
+// Visits the instances reachable from the roots in document pre-order (the order nodes are made), each once:
+// fn(index, parentIndex or kNoInstance, depth with top-level = 1). Iterative: the file controls the depth.
+template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn) {
+    struct Item {
+        std::uint32_t index;
+        std::uint32_t parent;
+        std::size_t depth;
+    };
+    const std::size_t n = doc.instances.size();
+    std::vector<bool> visited(n, false);
+    std::vector<Item> stack;
+    for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it) stack.push_back({*it, kNoInstance, 1});
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        if (item.index >= n || visited[item.index]) continue; // cycles are the reader's to report
+        visited[item.index] = true;
+        fn(item.index, item.parent, item.depth);
+        const Instance &inst = doc.instances[item.index];
+        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c)
+            stack.push_back({*c, item.index, item.depth + 1});
+    }
+}
+
+// The node name of every instance (empty for those not in the tree), as BuildRobloxModelScene gives them:
+// unique in the scene, "DataModel" taken by the root. DocumentFromScene finds instances by these names.
+std::vector<std::string> InstanceNodeNames(const Document &doc, UniqueNames &names) {
+    std::vector<std::string> out(doc.instances.size());
+    ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t, std::size_t) {
+        const Instance &inst = doc.instances[index];
+        out[index] = names.Make(SanitizeForAiString(inst.name.empty() ? doc.className(inst) : inst.name));
+    });
+    return out;
+}
+
+// The per-node property bag (GAMEFMT_RBX_NODE_PROPERTIES): rbx.ClassName, rbx.Name, rbx.Referent,
+// rbx.service and one rbx.props.<name> entry per property.
+aiMetadata *NodeProperties(const Document &doc, std::uint32_t index) {
+    const Instance &inst = doc.instances[index];
+    MetadataBuilder md;
+    md.Add(kRbxClassName, doc.className(inst));
+    md.Add(kRbxName, SanitizeForAiString(inst.name));
+    md.Add(kRbxReferent, SanitizeForAiString(rbx::ReferentText(doc, index)));
+    if (inst.isService) md.Add(kRbxService, true);
+    for (const rbx::Property &p : inst.properties) {
+        const std::string text = rbx::FormatValue(doc, p.value);
+        const std::size_t colon = text.find(':');
+        AddSplit(md, kRbxPropPrefix + doc.names.str(p.name), std::string_view(text).substr(0, colon + 1),
+                 std::string_view(text).substr(colon + 1));
+    }
+    return md.Build();
+}
+
 } // namespace
 
 bool GetSplitText(const aiMetadata &md, const std::string &key, std::string &out) {
@@ -207,7 +262,7 @@ void ForEachSplitText(const aiMetadata &md, const std::function<void(std::string
     ForEachJoined(md, [&](std::string_view key, std::string_view text, const aiMetadataEntry &) { fn(key, text); });
 }
 
-void BuildRobloxModelScene(const Document &doc, aiScene *scene, unsigned maxDepth) {
+void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxSceneOptions &options) {
     for (const std::string &w : doc.warnings) LogWarn(std::string(rbx::kFormatName) + ": " + w);
 
     const std::size_t n = doc.instances.size();
@@ -220,80 +275,44 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, unsigned maxDept
 
     std::vector<aiNode *> nodes(n, nullptr);
     std::vector<aiMatrix4x4> world(n); // frame of each instance (inherited when it has none)
-    std::vector<bool> visited(n, false);
-
-    // Document (pre-)order, iteratively: the file controls the depth.
-    struct Item {
-        std::uint32_t index;
-        aiNode *parentNode;
-        std::uint32_t parentInstance;
-        std::size_t depth; // levels below the DataModel root (top-level instances are 1)
-    };
-    std::vector<Item> stack;
-    for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it)
-        stack.push_back({*it, scene->mRootNode, kNoInstance, 1});
     std::vector<std::vector<aiNode *>> childLists(n);
     std::vector<aiNode *> rootChildren;
-    while (!stack.empty()) {
-        const Item item = stack.back();
-        stack.pop_back();
-        if (item.index >= n || visited[item.index]) continue; // cycles are the reader's to report
-        visited[item.index] = true;
-        const Instance &inst = doc.instances[item.index];
+    std::size_t reached = 0;
+    ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t parent, std::size_t depth) {
+        const Instance &inst = doc.instances[index];
         const std::string &className = doc.className(inst);
-        if (item.depth > maxDepth) {
+        if (depth > options.maxDepth) {
             // Nothing is linked under the root yet: free what was built, then refuse.
             for (aiNode *built : nodes) delete built;
-            Fail("instance " + SanitizeForAiString(rbx::ReferentText(doc, item.index)) + " (" + className + " '" +
-                 SanitizeForAiString(std::string_view(inst.name).substr(0, 64)) + "') is " +
-                 std::to_string(item.depth) + " levels below the root, deeper than the limit of " +
-                 std::to_string(maxDepth) + " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
+            Fail("instance " + SanitizeForAiString(rbx::ReferentText(doc, index)) + " (" + className + " '" +
+                 SanitizeForAiString(std::string_view(inst.name).substr(0, 64)) + "') is " + std::to_string(depth) +
+                 " levels below the root, deeper than the limit of " + std::to_string(options.maxDepth) +
+                 " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
         }
-
+        ++reached;
         auto *node = new aiNode();
-        nodes[item.index] = node;
-        const std::string wanted = SanitizeForAiString(inst.name.empty() ? className : inst.name);
-        node->mName = ToAiString(names.Make(wanted));
-        node->mParent = item.parentNode;
-        if (item.parentInstance == kNoInstance)
-            rootChildren.push_back(node);
-        else
-            childLists[item.parentInstance].push_back(node);
+        nodes[index] = node;
+        node->mName = ToAiString(names.Make(SanitizeForAiString(inst.name.empty() ? className : inst.name)));
+        node->mParent = parent == kNoInstance ? scene->mRootNode : nodes[parent];
+        (parent == kNoInstance ? rootChildren : childLists[parent]).push_back(node);
 
         // Frames: BasePart-like CFrames are world space; Attachment/Bone are relative to the parent frame.
-        const aiMatrix4x4 parentWorld = item.parentInstance == kNoInstance ? aiMatrix4x4() : world[item.parentInstance];
-        world[item.index] = parentWorld;
+        const aiMatrix4x4 parentWorld = parent == kNoInstance ? aiMatrix4x4() : world[parent];
+        world[index] = parentWorld;
         if (const rbx::CFrame *cf = OwnCFrame(doc, inst, cframeName)) {
             const aiMatrix4x4 own = RigidMatrix(*cf);
-            world[item.index] = IsWorldFramed(className) ? own : parentWorld * own;
-            node->mTransformation = RigidInverse(parentWorld) * world[item.index];
+            world[index] = IsWorldFramed(className) ? own : parentWorld * own;
+            node->mTransformation = RigidInverse(parentWorld) * world[index];
         }
-
-        MetadataBuilder md;
-        md.Add(kRbxClassName, className);
-        md.Add(kRbxName, SanitizeForAiString(inst.name));
-        md.Add(kRbxReferent, SanitizeForAiString(rbx::ReferentText(doc, item.index)));
-        if (inst.isService) md.Add(kRbxService, true);
-        for (const rbx::Property &p : inst.properties) {
-            const std::string text = rbx::FormatValue(doc, p.value);
-            const std::size_t colon = text.find(':');
-            AddSplit(md, kRbxPropPrefix + doc.names.str(p.name), std::string_view(text).substr(0, colon + 1),
-                     std::string_view(text).substr(colon + 1));
-        }
-        node->mMetaData = md.Build();
-
-        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c)
-            stack.push_back({*c, node, item.index, item.depth + 1});
-    }
+        if (options.nodeProperties) node->mMetaData = NodeProperties(doc, index);
+    });
     for (std::size_t i = 0; i < n; ++i) {
         if (nodes[i] == nullptr || childLists[i].empty()) continue;
         nodes[i]->mNumChildren = static_cast<unsigned>(childLists[i].size());
         nodes[i]->mChildren = CopyToNewArray(childLists[i]);
     }
-    std::size_t orphans = 0;
-    for (std::size_t i = 0; i < n; ++i) orphans += visited[i] ? 0 : 1;
-    if (orphans != 0)
-        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(orphans) +
+    if (reached != n)
+        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - reached) +
                 " instance(s) not reachable from the top level were left out of the node tree");
     scene->mRootNode->mNumChildren = static_cast<unsigned>(rootChildren.size());
     scene->mRootNode->mChildren = CopyToNewArray(rootChildren);
@@ -303,35 +322,36 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, unsigned maxDept
 
     MetadataBuilder sm;
     sm.Add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
+    // The instances themselves travel as the file they came from (or, for a document built in memory, its
+    // XML form, which keeps a property that only some instances of a class carry): ~1.4 bytes of metadata
+    // per file byte instead of ~2 KB per property.
+    if (options.source != nullptr) {
+        AddSplit(sm, kRbxSource, "", Base64Encode(options.source, options.sourceSize));
+    } else {
+        const std::string xml = rbx::WriteXml(doc);
+        AddSplit(sm, kRbxSource, "", Base64Encode(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size()));
+    }
     sm.Add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
     for (const auto &[key, value] : doc.meta) AddSplit(sm, "rbx.meta." + key, "", value);
-    std::size_t raw = 0;
-    for (const rbx::RawProperty &p : doc.rawProperties) {
-        const std::string text =
-            p.className + "|" + p.propertyName + "|" + std::to_string(p.type) + "|" + Base64Encode(p.body);
-        AddSplit(sm, "rbx.raw." + std::to_string(raw++), "", text);
-    }
-    for (const rbx::RawChunk &c : doc.unknownChunks) {
-        const std::string text = c.name + "|" + std::to_string(c.position) + "|" + Base64Encode(c.data);
-        AddSplit(sm, "rbx.raw." + std::to_string(raw++), "", text);
-    }
-    for (std::size_t i = 0; i < doc.xmlUnknownTopLevel.size(); ++i) {
-        const std::vector<std::uint8_t> bytes(doc.xmlUnknownTopLevel[i].begin(), doc.xmlUnknownTopLevel[i].end());
-        AddSplit(sm, "rbx.xmlraw." + std::to_string(i), "", Base64Encode(bytes));
-    }
+    // Undecoded PROPs, unknown chunks and unknown XML elements are in rbx.source; DocumentFromScene still
+    // reads rbx.raw.<n> / rbx.xmlraw.<n> entries from scenes made without it.
     sm.MergeInto(scene->mMetaData);
     SetSourceAsset(scene, IsPlace(doc) ? kRbxPlaceFormat : kRbxModelFormat,
                    doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
 }
 
-void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options, unsigned maxDepth,
-                       aiScene *scene) {
-    const Document doc = rbx::ReadDocument(data, size, options);
-    BuildRobloxModelScene(doc, scene, maxDepth);
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &readOptions,
+                       const RobloxSceneOptions &sceneOptions, aiScene *scene) {
+    const Document doc = rbx::ReadDocument(data, size, readOptions);
+    RobloxSceneOptions options = sceneOptions;
+    options.source = data;
+    options.sourceSize = size;
+    BuildRobloxModelScene(doc, scene, options);
 }
 
 bool IsRobloxModelScene(const aiScene &scene) {
     if (scene.mRootNode == nullptr) return false;
+    if (scene.mMetaData != nullptr && GetString(*scene.mMetaData, kRbxSource) != nullptr) return true;
     std::vector<const aiNode *> stack{scene.mRootNode};
     while (!stack.empty()) {
         const aiNode *node = stack.back();
@@ -342,8 +362,99 @@ bool IsRobloxModelScene(const aiScene &scene) {
     return false;
 }
 
+namespace {
+
+// The source document brought in line with the node tree: an instance is kept when a node still carries
+// its node name (BuildRobloxModelScene's), under the nearest kept ancestor, children in node order; nodes
+// that name no instance (added, or renamed) are passed through, their children attached above. Instances
+// whose nodes are gone are dropped and Refs to them become null. An untouched tree gives the source as read.
+void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
+    UniqueNames names;
+    (void)names.Make("DataModel");
+    const std::vector<std::string> nodeNames = InstanceNodeNames(source, names);
+    std::unordered_map<std::string_view, std::uint32_t> byName;
+    byName.reserve(nodeNames.size());
+    for (std::uint32_t i = 0; i < nodeNames.size(); ++i)
+        if (!nodeNames[i].empty()) byName.emplace(nodeNames[i], i);
+
+    const std::size_t n = source.instances.size();
+    std::vector<std::uint32_t> order;     // kept source indices in node pre-order
+    std::vector<std::uint32_t> newParent; // per kept (new index): new parent index or kNoInstance
+    std::vector<std::uint32_t> newIndex(n, kNoInstance);
+    struct Item {
+        const aiNode *node;
+        std::uint32_t parent; // new index of the nearest kept ancestor
+    };
+    std::vector<Item> stack;
+    for (unsigned i = scene.mRootNode->mNumChildren; i-- > 0;)
+        stack.push_back({scene.mRootNode->mChildren[i], kNoInstance});
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        std::uint32_t self = item.parent;
+        const auto found = byName.find(std::string_view(item.node->mName.C_Str(), item.node->mName.length));
+        if (found != byName.end() && newIndex[found->second] == kNoInstance) {
+            self = static_cast<std::uint32_t>(order.size());
+            newIndex[found->second] = self;
+            order.push_back(found->second);
+            newParent.push_back(item.parent);
+        }
+        for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], self});
+    }
+    if (order.empty()) Fail("no node of the scene names an instance of its rbx.source document");
+
+    // Unchanged: the same instances under the same parents in the same order as the source's tree.
+    bool unchanged = true;
+    std::size_t k = 0;
+    ForEachInTreeOrder(source, [&](std::uint32_t index, std::uint32_t parent, std::size_t) {
+        if (!unchanged) return;
+        if (k >= order.size() || order[k] != index ||
+            (newParent[k] == kNoInstance ? parent != kNoInstance
+                                         : parent == kNoInstance || order[newParent[k]] != parent))
+            unchanged = false;
+        ++k;
+    });
+    if (unchanged && k == order.size()) {
+        out = std::move(source);
+        return;
+    }
+
+    out = std::move(source);
+    std::vector<Instance> kept;
+    kept.reserve(order.size());
+    for (std::uint32_t s : order) kept.push_back(std::move(out.instances[s]));
+    out.instances = std::move(kept);
+    out.roots.clear();
+    for (std::uint32_t i = 0; i < out.instances.size(); ++i) {
+        Instance &inst = out.instances[i];
+        inst.children.clear();
+        inst.parent = newParent[i];
+        for (rbx::Property &p : inst.properties)
+            if (auto *ref = std::get_if<rbx::RefValue>(&p.value.data); ref != nullptr && ref->target != kNoInstance)
+                ref->target = ref->target < n ? newIndex[ref->target] : kNoInstance;
+    }
+    for (std::uint32_t i = 0; i < out.instances.size(); ++i)
+        (newParent[i] == kNoInstance ? out.roots : out.instances[newParent[i]].children).push_back(i);
+}
+
+} // namespace
+
 void DocumentFromScene(const aiScene &scene, Document &doc) {
     if (scene.mRootNode == nullptr) Fail("the scene has no root node");
+    std::string sourceText;
+    if (scene.mMetaData != nullptr && GetSplitText(*scene.mMetaData, kRbxSource, sourceText)) {
+        const std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(sourceText);
+        if (!bytes) Fail("malformed " + std::string(kRbxSource) + " (not base64)");
+        rbx::ReadOptions options;
+        options.maxInstances = std::numeric_limits<std::uint32_t>::max(); // it was imported already
+        Document source = rbx::ReadDocument(bytes->data(), bytes->size(), options);
+        const rbx::Encoding read = source.sourceEncoding;
+        ReconcileWithNodes(scene, source, doc);
+        doc.sourceEncoding = read;
+        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
+            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
+        return;
+    }
     if (scene.mMetaData != nullptr) {
         if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
             doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;

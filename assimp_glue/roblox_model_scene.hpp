@@ -36,6 +36,10 @@ inline constexpr const char *kRbxReferent = "rbx.Referent";
 inline constexpr const char *kRbxPropPrefix = "rbx.props.";
 inline constexpr const char *kRbxService = "rbx.service"; // bool, only on services (binary INST format 1)
 inline constexpr const char *kRbxFormat = "rbx.format";   // scene: "binary" | "xml"
+// Scene: the file the instances came from, base64, split into "rbx.source#0" ... parts (GetSplitText joins
+// them). The instances travel here, not in per-node metadata: an aiString is 1 KB however short its text, so
+// a 300,000-instance place with a metadata entry per property would need gigabytes (docs/security.md).
+inline constexpr const char *kRbxSource = "rbx.source";
 
 // Values longer than this many bytes are split into "<name>#0" ... entries (aiString holds 1023).
 inline constexpr std::size_t kRbxMaxMetadataText = 1000;
@@ -44,22 +48,36 @@ inline constexpr std::size_t kRbxMaxMetadataText = 1000;
 inline constexpr const char *kRbxModelFormat = "Roblox model";
 inline constexpr const char *kRbxPlaceFormat = "Roblox place";
 
-// Fills `scene` (fresh, from BaseImporter) from `document`: nodes and metadata only, no meshes and no
-// materials, AI_SCENE_FLAGS_INCOMPLETE. Document warnings go to Assimp's logger. An instance more than
-// `maxDepth` levels below the root (top-level instances are level 1) is a FormatError naming its referent
-// and depth (GAMEFMT_MAX_NODE_DEPTH, docs/security.md).
-void BuildRobloxModelScene(const rbx::Document &document, aiScene *scene, unsigned maxDepth = kDefaultMaxNodeDepth);
+struct RobloxSceneOptions {
+    // An instance more than this many levels below the root (top-level instances are level 1) is a
+    // FormatError naming its referent and depth (GAMEFMT_MAX_NODE_DEPTH, docs/security.md).
+    unsigned maxDepth = kDefaultMaxNodeDepth;
+    // GAMEFMT_RBX_NODE_PROPERTIES: also give every node its property bag (rbx.ClassName, rbx.Name,
+    // rbx.Referent, rbx.service, rbx.props.<name>), e.g. for glTF extras. About 2 KB per property.
+    bool nodeProperties = false;
+    // The file the document was read from, kept as rbx.source; null: the document's uncompressed binary form.
+    const std::uint8_t *source = nullptr;
+    std::size_t sourceSize = 0;
+};
 
-// ReadDocument (binary or XML) with `options` (decompression ceiling, instance cap), then
-// BuildRobloxModelScene. Throws FormatError.
-void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &options, unsigned maxDepth,
-                       aiScene *scene);
+// Fills `scene` (fresh, from BaseImporter) from `document`: one node per instance (names unique, CFrames as
+// transforms), the instances in scene metadata rbx.source, no meshes and no materials,
+// AI_SCENE_FLAGS_INCOMPLETE. Document warnings go to Assimp's logger.
+void BuildRobloxModelScene(const rbx::Document &document, aiScene *scene, const RobloxSceneOptions &options = {});
 
-// True when some node of the scene carries rbx.ClassName (a scene this importer made).
+// ReadDocument (binary or XML) with `readOptions` (decompression ceiling, instance cap), then
+// BuildRobloxModelScene with the file as rbx.source. Throws FormatError.
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &readOptions,
+                       const RobloxSceneOptions &sceneOptions, aiScene *scene);
+
+// True when the scene carries rbx.source or some node carries rbx.ClassName (a scene this importer made).
 bool IsRobloxModelScene(const aiScene &scene);
 
-// Rebuilds the document from the metadata alone (tree, rbx.props, rbx.meta.*, rbx.raw.*); node
-// transforms and meshes are ignored. Throws FormatError ("Roblox model") on malformed metadata.
+// The document for the rbxm/rbxmx exporters. With rbx.source: that file re-read, then brought in line with
+// the node tree (instances found by their node names; nodes removed drop their instances, reparented nodes
+// move them; renamed nodes count as removed). Without it (a scene built by hand): from per-node metadata
+// (tree, rbx.props, rbx.meta.*, rbx.raw.*). Node transforms and meshes are ignored. Throws FormatError
+// ("Roblox model") on malformed metadata.
 void DocumentFromScene(const aiScene &scene, rbx::Document &out);
 
 // A metadata text that may have been split: `key`'s own value, or the concatenated "<key>#0..k-1" parts

@@ -57,6 +57,13 @@
 // are allocated. Values < 1 mean the default. CLI: --rbx-max-instances N
 #define GAMEFMT_RBX_MAX_INSTANCES "GAMEFMT_RBX_MAX_INSTANCES"
 
+// Import (bool, default false): also give every instance node its property bag as node metadata —
+// rbx.ClassName, rbx.Name, rbx.Referent, rbx.service and rbx.props.<name> = "<Type>:<text>" — so tools that
+// show node metadata (glTF extras in Blender) see the properties. Without it the instances travel only in
+// the scene's rbx.source entry (about 1.4 bytes per file byte): every Assimp metadata entry costs ~2 KB, so
+// the bags take gigabytes for a 300,000-part place. CLI: --rbx-node-properties
+#define GAMEFMT_RBX_NODE_PROPERTIES "GAMEFMT_RBX_NODE_PROPERTIES"
+
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
 // "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C
 #define GAMEFMT_RBX_EXPORT_COMPRESSION "GAMEFMT_RBX_EXPORT_COMPRESSION"

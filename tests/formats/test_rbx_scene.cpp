@@ -4,6 +4,7 @@
 
 #include "cli.hpp"
 #include "fixtures/rbx_fixtures.hpp"
+#include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
@@ -45,6 +46,17 @@ std::string MetaString(const aiMetadata *md, const char *key) {
     aiString s;
     if (md == nullptr || !md->Get(key, s)) return "<absent>";
     return s.C_Str();
+}
+
+// Scene options that also put the property bag on every node (GAMEFMT_RBX_NODE_PROPERTIES).
+glue::RobloxSceneOptions WithNodeProperties() {
+    glue::RobloxSceneOptions options;
+    options.nodeProperties = true;
+    return options;
+}
+
+void SetNodeProperties(Assimp::Importer &importer) {
+    importer.SetPropertyBool(GAMEFMT_RBX_NODE_PROPERTIES, true);
 }
 
 // The node's metadata, where the property bag lives as "rbx.props.<name>" entries.
@@ -116,7 +128,7 @@ rbx::Document FramesDocument() {
 TEST(RbxScene, NodesNamesAndTransforms) {
     const rbx::Document doc = FramesDocument();
     auto scene = std::make_unique<aiScene>();
-    glue::BuildRobloxModelScene(doc, scene.get());
+    glue::BuildRobloxModelScene(doc, scene.get(), WithNodeProperties());
     ASSERT_NE(scene->mRootNode, nullptr);
     EXPECT_STREQ(scene->mRootNode->mName.C_Str(), "DataModel");
     EXPECT_EQ(CountNodes(scene->mRootNode), doc.instances.size() + 1);
@@ -156,6 +168,99 @@ TEST(RbxScene, NodesNamesAndTransforms) {
     EXPECT_EQ(rbx::CompareDocuments(doc, SceneDocument(*scene)), "");
 }
 
+// Model M { Part A (Ref "Target" -> B), Part B, Folder F { Part C } }.
+rbx::Document EditableDocument() {
+    rbx::Document doc;
+    const auto m = doc.addInstance("Model", "M");
+    doc.setParent(m, rbx::kNoInstance);
+    const auto a = doc.addInstance("Part", "A");
+    doc.setParent(a, m);
+    const auto b = doc.addInstance("Part", "B");
+    doc.setParent(b, m);
+    const auto f = doc.addInstance("Folder", "F");
+    doc.setParent(f, m);
+    const auto c = doc.addInstance("Part", "C");
+    doc.setParent(c, f);
+    rbx::Property ref;
+    ref.name = doc.names.intern("Target");
+    ref.value.type = rbx::Type::Ref;
+    ref.value.data = rbx::RefValue{b};
+    doc.instances[a].properties.push_back(ref);
+    return doc;
+}
+
+// Detaches `child` from `parent`'s child list (the caller owns it afterwards).
+void Detach(aiNode *parent, const aiNode *child) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < parent->mNumChildren; ++i)
+        if (parent->mChildren[i] != child) parent->mChildren[n++] = parent->mChildren[i];
+    parent->mNumChildren = n;
+}
+
+TEST(RbxScene, DefaultScenesCarryTheFileNotPerNodeBags) {
+    const rbx::Document doc = EditableDocument();
+    auto scene = std::make_unique<aiScene>();
+    glue::BuildRobloxModelScene(doc, scene.get());
+    EXPECT_TRUE(glue::IsRobloxModelScene(*scene));
+    EXPECT_EQ(CountNodes(scene->mRootNode), 6u);
+    // No metadata on instance nodes: an aiMetadata entry costs ~2 KB whatever it holds (issue #11).
+    std::vector<const aiNode *> stack{scene->mRootNode};
+    while (!stack.empty()) {
+        const aiNode *node = stack.back();
+        stack.pop_back();
+        EXPECT_EQ(node->mMetaData, nullptr) << node->mName.C_Str();
+        for (unsigned i = 0; i < node->mNumChildren; ++i) stack.push_back(node->mChildren[i]);
+    }
+    std::string source;
+    ASSERT_TRUE(glue::GetSplitText(*scene->mMetaData, glue::kRbxSource, source));
+    EXPECT_FALSE(source.empty());
+    // Untouched, the document comes back exactly.
+    EXPECT_EQ(rbx::CompareDocuments(doc, SceneDocument(*scene)), "");
+}
+
+TEST(RbxScene, NodeTreeEditsReachTheDocument) {
+    const rbx::Document doc = EditableDocument();
+    auto scene = std::make_unique<aiScene>();
+    glue::BuildRobloxModelScene(doc, scene.get());
+    aiNode *m =
+        FindNode(scene->mRootNode, "M") == nullptr ? nullptr : const_cast<aiNode *>(FindNode(scene->mRootNode, "M"));
+    ASSERT_NE(m, nullptr);
+    aiNode *b = const_cast<aiNode *>(FindNode(m, "B"));
+    aiNode *f = const_cast<aiNode *>(FindNode(m, "F"));
+    ASSERT_TRUE(b != nullptr && f != nullptr);
+    // Delete B; move C from F to the end of M.
+    Detach(m, b);
+    delete b;
+    aiNode *c = f->mChildren[0];
+    Detach(f, c);
+    aiNode **grown = new aiNode *[m->mNumChildren + 1];
+    std::copy(m->mChildren, m->mChildren + m->mNumChildren, grown);
+    grown[m->mNumChildren] = c;
+    delete[] m->mChildren;
+    m->mChildren = grown;
+    ++m->mNumChildren;
+    c->mParent = m;
+
+    const rbx::Document edited = SceneDocument(*scene);
+    ASSERT_EQ(edited.instances.size(), 4u);
+    ASSERT_EQ(edited.roots.size(), 1u);
+    const rbx::Instance &model = edited.instances[edited.roots[0]];
+    EXPECT_EQ(model.name, "M");
+    ASSERT_EQ(model.children.size(), 3u);
+    EXPECT_EQ(edited.instances[model.children[0]].name, "A");
+    EXPECT_EQ(edited.instances[model.children[1]].name, "F");
+    EXPECT_EQ(edited.instances[model.children[2]].name, "C");
+    EXPECT_TRUE(edited.instances[model.children[1]].children.empty());
+    // A's Ref to the deleted B is null now.
+    const rbx::Property *target = edited.findProperty(edited.instances[model.children[0]], "Target");
+    ASSERT_NE(target, nullptr);
+    EXPECT_EQ(target->value.as<rbx::RefValue>().target, rbx::kNoInstance);
+    // A renamed node names no instance: it and its subtree's instances are gone, its children move up.
+    aiNode *fNode = const_cast<aiNode *>(FindNode(m, "F"));
+    fNode->mName = aiString("Renamed");
+    EXPECT_EQ(SceneDocument(*scene).instances.size(), 3u);
+}
+
 TEST(RbxScene, DriftingRotationIsReorthonormalisedButKeptRaw) {
     rbx::Document doc;
     const auto p = doc.addInstance("Part", "P");
@@ -164,7 +269,7 @@ TEST(RbxScene, DriftingRotationIsReorthonormalisedButKeptRaw) {
     cf.rotation = {2, 0, 0, 0, 1, 0, 0, 0, 1}; // scaled X: not rigid
     SetCFrame(doc, p, cf);
     auto scene = std::make_unique<aiScene>();
-    glue::BuildRobloxModelScene(doc, scene.get());
+    glue::BuildRobloxModelScene(doc, scene.get(), WithNodeProperties());
     const aiNode *node = FindNode(scene->mRootNode, "P");
     ASSERT_NE(node, nullptr);
     ExpectMatrix(node->mTransformation, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0}, "P");
@@ -242,7 +347,7 @@ TEST(RbxScene, ThreeUniquePartsMetadataAndTransforms) {
                               {"Eat your greens", "RBXEA60B6CEA74C448DBAC338302E996316", -11.5f, -0.499992996f, -17.5f},
                               {"Live wildly", "RBX3C7615EE664C45AFBB9C9CAE13EF4FDF", 5.5f, 8.5f, -25.5f}};
     for (const char *file : {"xml.rbxmx", "binary.rbxm"}) {
-        const ImportResult r = ImportFile(dir / file);
+        const ImportResult r = ImportFile(dir / file, 0, SetNodeProperties);
         ASSERT_TRUE(r) << r.error;
         ASSERT_EQ(r.scene->mRootNode->mNumChildren, 3u);
         for (const Expected &e : parts) {
@@ -267,7 +372,7 @@ TEST(RbxScene, ThreeUniquePartsMetadataAndTransforms) {
 
 TEST(RbxScene, NestedFoldersKeepTheTree) {
     GAMEFMT_REQUIRE_CORPUS(dir, "rbx/rbx-test-files/models/three-nested-folders");
-    const ImportResult r = ImportFile(dir / "binary.rbxm");
+    const ImportResult r = ImportFile(dir / "binary.rbxm", 0, SetNodeProperties);
     ASSERT_TRUE(r) << r.error;
     const aiNode *g = FindNode(r.scene->mRootNode, "Grandparent");
     ASSERT_NE(g, nullptr);
@@ -281,7 +386,7 @@ TEST(RbxScene, NestedFoldersKeepTheTree) {
 TEST(RbxScene, LongValuesAreSplitAndRejoined) {
     GAMEFMT_REQUIRE_CORPUS(dir, "rbx/rbx-test-files/models/unions");
     const auto path = dir / "binary.rbxm";
-    const ImportResult r = ImportFile(path);
+    const ImportResult r = ImportFile(path, 0, SetNodeProperties);
     ASSERT_TRUE(r) << r.error;
     const rbx::Document doc = ReadFileDocument(path);
     std::size_t split = 0;

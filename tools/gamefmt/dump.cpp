@@ -1,5 +1,5 @@
 // The `dump` verb: the instance tree of a Roblox model or place with every property in the "<Type>:<text>"
-// form of value_text.hpp, read back from the importer's node metadata (so import options apply).
+// form of value_text.hpp, read back from the imported scene (DocumentFromScene, so import options apply).
 #include "loading.hpp"
 #include "log.hpp"
 #include "options.hpp"
@@ -7,6 +7,8 @@
 
 #include "assimp_glue/roblox_model_scene.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/value_text.hpp"
 
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
@@ -26,32 +28,27 @@ std::string MetaText(const aiMetadata *md, const char *key) {
     return {};
 }
 
-// Iterative: the file decides the depth.
-void DumpTree(const aiNode *root, std::ostream &out) {
+// The document's tree, iterative (the file decides the depth): class "name" [referent], then its properties.
+void DumpTree(const rbx::Document &doc, std::ostream &out) {
     struct Item {
-        const aiNode *node;
+        std::uint32_t index;
         std::size_t depth;
     };
     std::vector<Item> stack;
-    for (unsigned i = root->mNumChildren; i-- > 0;) stack.push_back({root->mChildren[i], 0});
+    std::vector<bool> seen(doc.instances.size(), false);
+    for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it) stack.push_back({*it, 0});
     while (!stack.empty()) {
         const Item item = stack.back();
         stack.pop_back();
-        const aiMetadata *md = item.node->mMetaData;
-        const std::string className = MetaText(md, glue::kRbxClassName);
-        std::size_t childDepth = item.depth;
-        if (!className.empty()) {
-            const std::string indent(item.depth * 2, ' ');
-            out << indent << className << " \"" << MetaText(md, glue::kRbxName) << "\" ["
-                << MetaText(md, glue::kRbxReferent) << "]\n";
-            const std::string_view prefix(glue::kRbxPropPrefix);
-            glue::ForEachSplitText(*md, [&](std::string_view key, std::string_view text) {
-                if (key.substr(0, prefix.size()) == prefix)
-                    out << indent << "  ." << key.substr(prefix.size()) << " = " << OneLine(std::string(text)) << '\n';
-            });
-            childDepth = item.depth + 1;
-        }
-        for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], childDepth});
+        if (item.index >= doc.instances.size() || seen[item.index]) continue;
+        seen[item.index] = true;
+        const rbx::Instance &inst = doc.instances[item.index];
+        const std::string indent(item.depth * 2, ' ');
+        out << indent << doc.className(inst) << " \"" << OneLine(inst.name) << "\" ["
+            << OneLine(rbx::ReferentText(doc, item.index)) << "]\n";
+        for (const rbx::Property &p : inst.properties)
+            out << indent << "  ." << doc.names.str(p.name) << " = " << OneLine(rbx::FormatValue(doc, p.value)) << '\n';
+        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c) stack.push_back({*c, item.depth + 1});
     }
 }
 
@@ -80,7 +77,7 @@ int RunDump(const Args &args, std::ostream &out, std::ostream &err) {
     }
     log.ReportWarnings(files[0]); // a failed import shows only its error
     if (!glue::IsRobloxModelScene(*loaded.scene)) {
-        PrintFileError(err, "dump", files[0], "not a Roblox model or place (no rbx.ClassName metadata)");
+        PrintFileError(err, "dump", files[0], "not a Roblox model or place (no rbx.source metadata)");
         return kExitBadInput;
     }
     const aiMetadata *sm = loaded.scene->mMetaData;
@@ -90,7 +87,14 @@ int RunDump(const Args &args, std::ostream &out, std::ostream &err) {
             if (key.substr(0, 9) == "rbx.meta.")
                 out << "# meta " << key.substr(9) << " = " << OneLine(std::string(text)) << '\n';
         });
-    DumpTree(loaded.scene->mRootNode, out);
+    rbx::Document doc;
+    try {
+        glue::DocumentFromScene(*loaded.scene, doc);
+    } catch (const std::exception &e) {
+        PrintFileError(err, "dump", files[0], e.what());
+        return kExitBadInput;
+    }
+    DumpTree(doc, out);
     return kExitOk;
 }
 

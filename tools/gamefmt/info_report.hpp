@@ -25,7 +25,7 @@ struct InfoInput {
     bool silent = false;  // statistics only
 };
 
-// Instances per class of a Roblox model/place scene (node metadata rbx.ClassName), most frequent first
+// Instances per class of a Roblox model/place scene (DocumentFromScene), most frequent first
 // (ties by name); empty for other scenes.
 std::vector<std::pair<std::string, std::uint64_t>> RobloxClassCounts(const aiScene &scene);
 

@@ -3,6 +3,9 @@
 #include "options.hpp"
 #include "scene_stats.hpp"
 
+#include "assimp_glue/roblox_model_scene.hpp"
+#include "importers/roblox_model/dom.hpp"
+
 #include <assimp/commonMetaData.h>
 #include <assimp/material.h>
 #include <assimp/scene.h>
@@ -13,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <ostream>
+#include <vector>
 
 namespace gamefmt::cli {
 namespace {
@@ -179,7 +183,8 @@ void WriteDetails(const InfoInput &input, std::ostream &out) {
     const auto classes = RobloxClassCounts(scene);
     if (!classes.empty()) {
         out << "\nRoblox classes:\n";
-        for (const auto &[name, count] : classes) out << "    " << count << ' ' << Printable(name.data(), name.size(), false) << '\n';
+        for (const auto &[name, count] : classes)
+            out << "    " << count << ' ' << Printable(name.data(), name.size(), false) << '\n';
     }
     if (scene.mNumMaterials > 0) {
         out << "\nNamed Materials:\n";
@@ -272,10 +277,24 @@ void WriteInfoText(const InfoInput &input, std::ostream &out) {
 
 std::vector<std::pair<std::string, std::uint64_t>> RobloxClassCounts(const aiScene &scene) {
     std::map<std::string, std::uint64_t> counts;
-    ForEachNode(scene, [&](const aiNode &node, std::uint64_t, std::int64_t, std::uint64_t, const aiMatrix4x4 &) {
-        aiString cls;
-        if (node.mMetaData != nullptr && node.mMetaData->Get("rbx.ClassName", cls)) ++counts[cls.C_Str()];
-    });
+    if (!glue::IsRobloxModelScene(scene)) return {};
+    rbx::Document doc;
+    try {
+        glue::DocumentFromScene(scene, doc); // the instances the scene holds (rbx.source, node edits applied)
+    } catch (const std::exception &) {
+        return {};
+    }
+    // The instances in the tree (what the scene shows), not orphans the file may also hold.
+    std::vector<std::uint32_t> stack(doc.roots.begin(), doc.roots.end());
+    std::vector<bool> seen(doc.instances.size(), false);
+    while (!stack.empty()) {
+        const std::uint32_t i = stack.back();
+        stack.pop_back();
+        if (i >= doc.instances.size() || seen[i]) continue;
+        seen[i] = true;
+        ++counts[doc.className(doc.instances[i])];
+        stack.insert(stack.end(), doc.instances[i].children.begin(), doc.instances[i].children.end());
+    }
     std::vector<std::pair<std::string, std::uint64_t>> sorted(counts.begin(), counts.end());
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
     return sorted;

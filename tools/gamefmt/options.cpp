@@ -90,6 +90,8 @@ const std::vector<NamedOption> &NamedOptions() {
          "chunk compression of written .rbxm/.rbxl files: lz4, zstd or none"},
         {"--rbx-max-instances", GAMEFMT_RBX_MAX_INSTANCES, nullptr,
          "most instances a Roblox file may hold (default 1000000)"},
+        {"--rbx-node-properties", GAMEFMT_RBX_NODE_PROPERTIES, "true",
+         "give every Roblox instance node its properties as metadata (~2 KB each)"},
         {"--sl-lod", GAMEFMT_SLMESH_LOD, nullptr, "Second Life level to import: high, medium, low, lowest or all"},
         {"--sl-physics", GAMEFMT_SLMESH_PHYSICS, "true", "import Second Life physics meshes and convex hulls"},
         {"--sl-zup", GAMEFMT_SLMESH_YUP, "false", "keep Second Life's Z-up frame (no root rotation)"},
