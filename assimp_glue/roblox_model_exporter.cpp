@@ -2,10 +2,10 @@
 #include "roblox_model_exporter.hpp"
 
 #include "common/error.hpp"
+#include "export_util.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/writer.hpp"
-#include "export_util.hpp"
 #include "io_util.hpp"
 #include "roblox_model_scene.hpp"
 
@@ -53,7 +53,8 @@ std::vector<std::uint8_t> ExportRobloxModelToBytes(const aiScene &scene, bool xm
                                                    const Assimp::ExportProperties *properties) {
     if (!IsRobloxModelScene(scene))
         throw FormatError(rbx::kFormatName,
-                          "only scenes imported from Roblox models or places (nodes with rbx.ClassName metadata) "
+                          "only scenes imported from Roblox models or places (scene metadata rbx.source, or nodes "
+                          "with rbx.ClassName) "
                           "can be exported for now; generic scenes are not supported yet");
     rbx::BinaryWriteOptions binary;
     if (!xml) binary.compression = CompressionOption(properties);

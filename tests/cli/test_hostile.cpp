@@ -367,5 +367,17 @@ TEST(Hostile, ExportRefusesToOverwriteItsInput) {
     EXPECT_EQ(Cli({"export", (dir / "a.mesh").string(), (dir / "b.mesh").string()}).code, cli::kExitOk);
 }
 
+TEST(Hostile, RobloxExportWithoutTheCopyStillRefusesGenericScenes) {
+    // The CLI writes rbxm/rbxmx without Exporter::Export's scene copy (docs/performance.md); errors still
+    // come out as one line and nothing is written.
+    const fs::path dir = ScratchDir("hostile_direct_export");
+    const CliRun run = Cli({"export", (test::TestDataDir() / "cube.obj").string(), (dir / "x.rbxm").string()});
+    EXPECT_EQ(run.code, cli::kExitBadInput);
+    EXPECT_TRUE(Contains(run.err, "gamefmt: cannot export '" + (dir / "x.rbxm").string() +
+                                      "': Roblox model export: only scenes imported from Roblox models or places"))
+        << run.err;
+    EXPECT_FALSE(fs::exists(dir / "x.rbxm"));
+}
+
 } // namespace
 } // namespace gamefmt

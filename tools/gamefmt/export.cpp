@@ -101,8 +101,10 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
 
     Assimp::ExportProperties properties;
     ApplyProperties(common.properties, properties);
-    if (exporter->Export(loaded.scene, format->id, outPath, 0, &properties) != AI_SUCCESS) {
-        const std::string reason = exporter->GetErrorString();
+    std::string direct;
+    const bool handled = ExportWithoutCopy(*loaded.scene, format->id, outPath, properties, direct);
+    if (handled ? !direct.empty() : exporter->Export(loaded.scene, format->id, outPath, 0, &properties) != AI_SUCCESS) {
+        const std::string reason = handled ? direct : exporter->GetErrorString();
         PrintFileError(err, "export", outPath,
                        reason.empty() ? "the " + format->id + " exporter gave no reason (run with -v to see its log)"
                                       : reason);

@@ -1,10 +1,15 @@
 // Export format listing and lookup.
 #include "export_formats.hpp"
 
+#include "assimp_glue/roblox_model_exporter.hpp"
+
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Exporter.hpp>
+#include <assimp/scene.h>
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
 #include <unordered_set>
 
 namespace gamefmt::cli {
@@ -49,13 +54,32 @@ const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &form
     if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
     if (ext.empty()) return nullptr;
     // Roblox places share the model exporters: the writer layout is the same, only the name differs.
-    if (ext == "rbxl") ext = "rbxm";
-    else if (ext == "rbxlx") ext = "rbxmx";
+    if (ext == "rbxl")
+        ext = "rbxm";
+    else if (ext == "rbxlx")
+        ext = "rbxmx";
     for (const ExportFormat &format : formats)
         if (format.gamefmt && Lower(format.extension) == ext) return &format;
     for (const ExportFormat &format : formats)
         if (Lower(format.extension) == ext) return &format;
     return nullptr;
+}
+
+bool ExportWithoutCopy(const aiScene &scene, const std::string &id, const std::string &path,
+                       const Assimp::ExportProperties &properties, std::string &error) {
+    for (const Assimp::Exporter::ExportFormatEntry &entry : glue::RobloxModelExportEntries()) {
+        if (id != entry.mDescription.id || entry.mEnforcePP != 0) continue;
+        Assimp::DefaultIOSystem io;
+        try {
+            entry.mExportFunction(path.c_str(), &io, &scene, &properties);
+            error.clear();
+        } catch (const std::exception &e) {
+            error = e.what();
+            if (error.empty()) error = "the " + id + " exporter failed";
+        }
+        return true;
+    }
+    return false;
 }
 
 } // namespace gamefmt::cli
