@@ -665,7 +665,8 @@ void AssetReader::read(const LLSD &header, std::size_t headerEnd) {
                 }
                 reasons += " block";
             }
-            throw FormatError(kFormatName, "no decodable level of detail (" + reasons + ")");
+            // The blocks start where the header ends: that is where the missing data should have been.
+            throw FormatError(kFormatName, "no decodable level of detail (" + reasons + ")", mHeaderEnd);
         }
     }
 }

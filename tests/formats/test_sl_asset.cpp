@@ -496,8 +496,9 @@ TEST(SlAssetRead, BlockBeyondEndOfFile) {
         Read(file);
         FAIL() << "truncated file accepted";
     } catch (const FormatError &e) {
+        // The offset is where the header ends (55, §11.1): where the blocks should have started.
         EXPECT_STREQ(e.what(), "Second Life mesh: no decodable level of detail (high_lod: block at 55+170 is beyond "
-                               "the end of the 200-byte file)");
+                               "the end of the 200-byte file) (at byte offset 55)");
     }
     // With another LOD intact the file reads, the broken block skipped with a warning.
     const Bytes good = fx::SlTriangleBlockStored();
