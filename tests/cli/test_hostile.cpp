@@ -14,6 +14,7 @@
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 #include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
 
 #include <assimp/Importer.hpp>
@@ -377,6 +378,17 @@ TEST(Hostile, RobloxExportWithoutTheCopyStillRefusesGenericScenes) {
                                       "': Roblox model export: only scenes imported from Roblox models or places"))
         << run.err;
     EXPECT_FALSE(fs::exists(dir / "x.rbxm"));
+}
+
+TEST(Hostile, ConvertWritesRobloxModelsWithoutTheCopyToo) {
+    const fs::path dir = ScratchDir("hostile_convert_rbx");
+    const rbx::Document doc = FolderChain(5);
+    test::WriteBytes(dir / "chain.rbxm", rbx::WriteBinary(doc));
+    const CliRun run = Cli({"convert", (dir / "chain.rbxm").string(), "-f", "rbxmx", "-o", (dir / "out").string()});
+    ASSERT_EQ(run.code, cli::kExitOk) << run.out << run.err;
+    const std::vector<std::uint8_t> xml = test::ReadBytes(dir / "out" / "chain.rbxmx");
+    const rbx::Document back = rbx::ReadDocument(xml.data(), xml.size());
+    EXPECT_EQ(rbx::CompareDocuments(doc, back), "");
 }
 
 } // namespace

@@ -54,10 +54,14 @@ std::string ConvertOne(Assimp::Importer &importer, Assimp::Exporter &exporter, c
     }
     Assimp::ExportProperties properties; // Export writes into it, so a fresh one per file
     ApplyProperties(*settings.properties, properties);
-    const aiReturn written = exporter.Export(loaded.scene, settings.format->id, job.out, 0, &properties);
+    std::string direct; // our Roblox model exporters are called without Exporter::Export's scene copy
+    const bool handled = ExportWithoutCopy(*loaded.scene, settings.format->id, job.out, properties, direct);
+    const bool written =
+        handled ? direct.empty()
+                : exporter.Export(loaded.scene, settings.format->id, job.out, 0, &properties) == AI_SUCCESS;
     importer.FreeScene(); // hold one scene per worker at most
-    if (written != AI_SUCCESS) {
-        const std::string reason = OneLine(exporter.GetErrorString());
+    if (!written) {
+        const std::string reason = OneLine(handled ? direct : exporter.GetErrorString());
         return "cannot export: " +
                (reason.empty() ? "the " + settings.format->id + " exporter gave no reason (run with -v to see its log)"
                                : reason);
