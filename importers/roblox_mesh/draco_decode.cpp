@@ -82,6 +82,13 @@ void Decode(const std::uint8_t *data, std::size_t size, std::size_t fileOffset, 
         // A non-identity map shorter than the point count would be read out of bounds.
         if (a != nullptr && !a->is_mapping_identity() && a->indices_map_size() < numPoints)
             Fail(fileOffset, "attribute " + std::to_string(uid) + " maps fewer values than there are points");
+        // libdraco converts a DT_BOOL attribute by loading each stored byte as a C++ bool, which is undefined
+        // for bytes other than 0 and 1 (a fuzzer found it); no Roblox attribute is boolean, so refuse it.
+        if (a != nullptr && (a->data_type() == draco::DT_BOOL || a->data_type() == draco::DT_INVALID ||
+                             a->data_type() >= draco::DT_TYPES_COUNT))
+            Fail(fileOffset, "attribute " + std::to_string(uid) + " has data type " +
+                                 std::to_string(static_cast<int>(a->data_type())) +
+                                 ", not a number type (Roblox meshes store floats and small integers)");
         attributes[uid] = a;
     }
     if (attributes[0] == nullptr) Fail(fileOffset, "no position attribute (unique id 0)");

@@ -141,6 +141,29 @@ TEST_P(Mutation, TruncationsAndByteFlipsGiveASceneOrANamedError) {
 INSTANTIATE_TEST_SUITE_P(Files, Mutation, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<MutationCase> &info) { return info.param.name; });
 
+// Every input a fuzzer ever found a problem with (fuzz/regressions/<target>/, named by content hash) imports to
+// a scene or an error naming its format, under the suite's sanitizers.
+TEST(FuzzRegressions, EveryPastFindingIsHandled) {
+    const fs::path root = fs::path(GAMEFMT_SOURCE_DIR) / "fuzz" / "regressions";
+    std::size_t files = 0;
+    for (const auto &entry : fs::recursive_directory_iterator(root)) {
+        if (!entry.is_regular_file()) continue;
+        const std::string extension = Lower(entry.path().extension().string().substr(1));
+        const std::string format = FormatOf(extension);
+        ASSERT_FALSE(format.empty()) << entry.path();
+        const std::vector<std::uint8_t> bytes = test::ReadBytes(entry.path());
+        const std::unique_ptr<Assimp::Importer> importer = MakeImporter();
+        const aiScene *scene = importer->ReadFileFromMemory(bytes.data(), bytes.size(), aiProcess_ValidateDataStructure,
+                                                            extension.c_str());
+        if (scene == nullptr) {
+            EXPECT_NE(std::string(importer->GetErrorString()).find(format), std::string::npos)
+                << entry.path() << ": " << importer->GetErrorString();
+        }
+        ++files;
+    }
+    EXPECT_GE(files, 1u);
+}
+
 // The extension each whole-import fuzz target's seeds are read with (fuzz/CMakeLists.txt).
 const char *HintOf(const std::string &target) {
     if (target == "roblox_mesh") return "mesh";
