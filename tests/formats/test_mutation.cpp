@@ -1,7 +1,7 @@
 // Hostile variants of every fixture (issue #11, docs/security.md): for each gamefmt file in testdata/ (and in
 // ../shared/corpus/ when it is there), 64 truncations and 200 seeded random byte flips, each imported with
 // validation under the test build's ASan/UBSan. Every variant must give a valid scene or an error naming the
-// format; a crash, hang or abort fails the run. Deterministic: fixed seeds, fixed cut points.
+// format and the byte offset; a crash, hang or abort fails the run. Deterministic: fixed seeds, fixed cut points.
 //
 // Also: every fuzz seed through the CLI's default preset and through glb export, so LeakSanitizer (at exit)
 // sees every path a seed takes.
@@ -114,6 +114,8 @@ TEST_P(Mutation, TruncationsAndByteFlipsGiveASceneOrANamedError) {
         ++errors;
         const std::string error = importer->GetErrorString();
         EXPECT_NE(error.find(c.format), std::string::npos) << what << ": " << error;
+        // ... and where in the file the problem is (issue #11: every codec error gives the byte offset).
+        EXPECT_NE(error.find("byte offset"), std::string::npos) << what << ": " << error;
     };
 
     // 64 cut points spread over the file (0 included, the whole file excluded).
