@@ -216,13 +216,26 @@ template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn) {
     }
 }
 
+// The name an instance's node starts from: its Name (or class), valid UTF-8, cut to 1000 bytes so that the
+// ".N" UniqueNames adds still fits an aiString (1023 bytes): DocumentFromScene must find the same name.
+std::string WantedNodeName(const Document &doc, const Instance &inst) {
+    std::string name = SanitizeForAiString(inst.name.empty() ? doc.className(inst) : inst.name);
+    constexpr std::size_t kMaxBase = 1000;
+    if (name.size() > kMaxBase) {
+        std::size_t cut = kMaxBase;
+        while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+        name.resize(cut);
+    }
+    return name;
+}
+
 // The node name of every instance (empty for those not in the tree), as BuildRobloxModelScene gives them:
 // unique in the scene, "DataModel" taken by the root. DocumentFromScene finds instances by these names.
 std::vector<std::string> InstanceNodeNames(const Document &doc, UniqueNames &names) {
     std::vector<std::string> out(doc.instances.size());
     ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t, std::size_t) {
         const Instance &inst = doc.instances[index];
-        out[index] = names.Make(SanitizeForAiString(inst.name.empty() ? doc.className(inst) : inst.name));
+        out[index] = names.Make(WantedNodeName(doc, inst));
     });
     return out;
 }
@@ -292,7 +305,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
         ++reached;
         auto *node = new aiNode();
         nodes[index] = node;
-        node->mName = ToAiString(names.Make(SanitizeForAiString(inst.name.empty() ? className : inst.name)));
+        node->mName = ToAiString(names.Make(WantedNodeName(doc, inst)));
         node->mParent = parent == kNoInstance ? scene->mRootNode : nodes[parent];
         (parent == kNoInstance ? rootChildren : childLists[parent]).push_back(node);
 

@@ -218,6 +218,20 @@ TEST(RbxScene, DefaultScenesCarryTheFileNotPerNodeBags) {
     EXPECT_EQ(rbx::CompareDocuments(doc, SceneDocument(*scene)), "");
 }
 
+TEST(RbxScene, LongDuplicateNamesStillFindTheirInstances) {
+    // Two instances whose 1,100-byte names are equal: node names are cut and numbered within an aiString's
+    // 1,023 bytes, and the way back finds both (a name cut differently would drop them on export).
+    rbx::Document doc;
+    const std::string longName(1100, 'n');
+    for (int i = 0; i < 2; ++i) doc.setParent(doc.addInstance("Folder", longName), rbx::kNoInstance);
+    auto scene = std::make_unique<aiScene>();
+    glue::BuildRobloxModelScene(doc, scene.get());
+    ASSERT_EQ(scene->mRootNode->mNumChildren, 2u);
+    EXPECT_EQ(std::string(scene->mRootNode->mChildren[0]->mName.C_Str()), std::string(1000, 'n'));
+    EXPECT_EQ(std::string(scene->mRootNode->mChildren[1]->mName.C_Str()), std::string(1000, 'n') + ".1");
+    EXPECT_EQ(rbx::CompareDocuments(doc, SceneDocument(*scene)), "");
+}
+
 TEST(RbxScene, NodeTreeEditsReachTheDocument) {
     const rbx::Document doc = EditableDocument();
     auto scene = std::make_unique<aiScene>();
