@@ -61,7 +61,8 @@ std::vector<std::uint8_t> ExportRobloxModelToBytes(const aiScene &scene, bool xm
     rbx::Document doc;
     DocumentFromScene(scene, doc);
     if (xml) {
-        const std::string text = rbx::WriteXml(doc);
+        std::string text = rbx::WriteXml(doc);
+        doc = rbx::Document(); // freed before the copy below: the peak holds the text twice, not the document too
         return std::vector<std::uint8_t>(text.begin(), text.end());
     }
     return rbx::WriteBinary(doc, binary);

@@ -336,7 +336,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     MetadataBuilder sm;
     sm.Add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
     // The instances themselves travel as the file they came from (or, for a document built in memory, its
-    // XML form, which keeps a property that only some instances of a class carry): ~1.4 bytes of metadata
+    // XML form, which keeps a property that only some instances of a class carry): ~2.8 bytes of metadata
     // per file byte instead of ~2 KB per property.
     if (options.source != nullptr) {
         AddSplit(sm, kRbxSource, "", Base64Encode(options.source, options.sourceSize));

@@ -60,7 +60,7 @@
 // Import (bool, default false): also give every instance node its property bag as node metadata —
 // rbx.ClassName, rbx.Name, rbx.Referent, rbx.service and rbx.props.<name> = "<Type>:<text>" — so tools that
 // show node metadata (glTF extras in Blender) see the properties. Without it the instances travel only in
-// the scene's rbx.source entry (about 1.4 bytes per file byte): every Assimp metadata entry costs ~2 KB, so
+// the scene's rbx.source entry (about 2.8 bytes per file byte): every Assimp metadata entry costs ~2 KB, so
 // the bags take gigabytes for a 300,000-part place. CLI: --rbx-node-properties
 #define GAMEFMT_RBX_NODE_PROPERTIES "GAMEFMT_RBX_NODE_PROPERTIES"
 

@@ -1,6 +1,7 @@
 // Files made to hurt (issue #11, docs/security.md): deep trees, huge instance counts, output size, empty
 // meshes, warnings, error messages. Every case here once crashed, leaked, blew up or misled.
 #include "cli/run_cli.hpp"
+#include "export_formats.hpp"
 
 #include "assimp_glue/import_guard.hpp"
 #include "support/expect_error.hpp"
@@ -11,12 +12,14 @@
 #include "fixtures/rbx_fixtures.hpp"
 #include "fixtures/redguard_fixtures.hpp"
 #include "gamefmt/config.hpp"
+#include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
 
+#include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
@@ -389,6 +392,50 @@ TEST(Hostile, ConvertWritesRobloxModelsWithoutTheCopyToo) {
     const std::vector<std::uint8_t> xml = test::ReadBytes(dir / "out" / "chain.rbxmx");
     const rbx::Document back = rbx::ReadDocument(xml.data(), xml.size());
     EXPECT_EQ(rbx::CompareDocuments(doc, back), "");
+}
+
+TEST(Hostile, GlbOfAMeshlessSceneSkipsTheCopyAndMatchesExporterExport) {
+    // A model with framed Parts: nodes with transforms, no meshes. The CLI calls Assimp's glb2 worker directly
+    // (no Exporter::Export copy: 340 MB for 300,000 parts); the bytes must be exactly Exporter::Export's.
+    rbx::Document doc;
+    const auto model = doc.addInstance("Model", "M");
+    doc.setParent(model, rbx::kNoInstance);
+    for (int i = 0; i < 3; ++i) {
+        const auto part = doc.addInstance("Part", "P" + std::to_string(i));
+        doc.setParent(part, model);
+        rbx::Property cf;
+        cf.name = doc.names.intern("CFrame");
+        cf.value.type = rbx::Type::CFrame;
+        rbx::CFrame frame;
+        frame.position = {static_cast<float>(i), 2.0f * static_cast<float>(i), -1.0f};
+        cf.value.data = frame;
+        doc.instances[part].properties.push_back(cf);
+    }
+    const fs::path dir = ScratchDir("hostile_glb_direct");
+    test::WriteBytes(dir / "m.rbxm", rbx::WriteBinary(doc));
+    const test::ImportResult imported = test::ImportFile(dir / "m.rbxm");
+    ASSERT_TRUE(imported) << imported.error;
+    const std::unique_ptr<Assimp::Exporter> exporter = MakeExporter();
+    std::string error = "unset";
+    ASSERT_TRUE(cli::ExportWithoutCopy(*exporter, *imported.scene, "glb2", (dir / "m.glb").string(), {}, error));
+    EXPECT_EQ(error, "");
+    const std::vector<std::uint8_t> direct = test::ReadBytes(dir / "m.glb");
+    // Scenes with meshes go through Exporter::Export (its enforced steps change meshes).
+    const test::ImportResult cube = test::ImportFile(test::TestDataDir() / "cube.obj");
+    ASSERT_TRUE(cube) << cube.error;
+    EXPECT_FALSE(cli::ExportWithoutCopy(*exporter, *cube.scene, "glb2", (dir / "c.glb").string(), {}, error));
+    EXPECT_FALSE(fs::exists(dir / "c.glb"));
+    // The CLI takes that path and writes the same bytes.
+    const CliRun run = Cli({"export", (dir / "m.rbxm").string(), (dir / "cli.glb").string()});
+    ASSERT_EQ(run.code, cli::kExitOk) << run.err;
+    EXPECT_EQ(test::ReadBytes(dir / "cli.glb"), direct);
+
+    const aiExportDataBlob *blob = exporter->ExportToBlob(imported.scene, "glb2");
+    ASSERT_NE(blob, nullptr) << exporter->GetErrorString();
+    const auto *data = static_cast<const std::uint8_t *>(blob->data);
+    EXPECT_EQ(direct, std::vector<std::uint8_t>(data, data + blob->size));
+    ASSERT_GE(direct.size(), 4u);
+    EXPECT_EQ(std::string(direct.begin(), direct.begin() + 4), "glTF");
 }
 
 } // namespace

@@ -55,7 +55,7 @@ std::string ConvertOne(Assimp::Importer &importer, Assimp::Exporter &exporter, c
     Assimp::ExportProperties properties; // Export writes into it, so a fresh one per file
     ApplyProperties(*settings.properties, properties);
     std::string direct; // our Roblox model exporters are called without Exporter::Export's scene copy
-    const bool handled = ExportWithoutCopy(*loaded.scene, settings.format->id, job.out, properties, direct);
+    const bool handled = ExportWithoutCopy(exporter, *loaded.scene, settings.format->id, job.out, properties, direct);
     const bool written =
         handled ? direct.empty()
                 : exporter.Export(loaded.scene, settings.format->id, job.out, 0, &properties) == AI_SUCCESS;

@@ -102,7 +102,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     Assimp::ExportProperties properties;
     ApplyProperties(common.properties, properties);
     std::string direct;
-    const bool handled = ExportWithoutCopy(*loaded.scene, format->id, outPath, properties, direct);
+    const bool handled = ExportWithoutCopy(*exporter, *loaded.scene, format->id, outPath, properties, direct);
     if (handled ? !direct.empty() : exporter->Export(loaded.scene, format->id, outPath, 0, &properties) != AI_SUCCESS) {
         const std::string reason = handled ? direct : exporter->GetErrorString();
         PrintFileError(err, "export", outPath,

@@ -5,6 +5,7 @@
 
 #include <assimp/DefaultIOSystem.h>
 #include <assimp/Exporter.hpp>
+#include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
 #include <algorithm>
@@ -65,19 +66,47 @@ const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &form
     return nullptr;
 }
 
-bool ExportWithoutCopy(const aiScene &scene, const std::string &id, const std::string &path,
-                       const Assimp::ExportProperties &properties, std::string &error) {
-    for (const Assimp::Exporter::ExportFormatEntry &entry : glue::RobloxModelExportEntries()) {
-        if (id != entry.mDescription.id || entry.mEnforcePP != 0) continue;
-        Assimp::DefaultIOSystem io;
-        try {
-            entry.mExportFunction(path.c_str(), &io, &scene, &properties);
-            error.clear();
-        } catch (const std::exception &e) {
-            error = e.what();
-            if (error.empty()) error = "the " + id + " exporter failed";
-        }
-        return true;
+namespace {
+
+// Calls `entry` the way Exporter::Export would after its scene copy: true with `error` empty on success.
+bool CallExporter(const Assimp::Exporter::ExportFormatEntry &entry, const aiScene &scene, const std::string &path,
+                  const Assimp::ExportProperties &properties, std::string &error) {
+    Assimp::DefaultIOSystem io;
+    try {
+        entry.mExportFunction(path.c_str(), &io, &scene, &properties);
+        error.clear();
+    } catch (const std::exception &e) {
+        error = e.what();
+        if (error.empty()) error = std::string("the ") + entry.mDescription.id + " exporter failed";
+    }
+    return true;
+}
+
+// Assimp's glTF 2 exporters enforce JoinIdenticalVertices, Triangulate and SortByPType, which only touch
+// meshes: on a scene without meshes the copy Exporter::Export makes first is pure cost.
+bool IsMeshOnlySteps(unsigned steps) {
+    constexpr unsigned kMeshOnly = aiProcess_JoinIdenticalVertices | aiProcess_Triangulate | aiProcess_SortByPType |
+                                   aiProcess_GenNormals | aiProcess_GenSmoothNormals | aiProcess_ValidateDataStructure;
+    return (steps & ~kMeshOnly) == 0;
+}
+
+} // namespace
+
+bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
+                       const std::string &path, const Assimp::ExportProperties &properties, std::string &error) {
+    for (const Assimp::Exporter::ExportFormatEntry &entry : glue::RobloxModelExportEntries())
+        if (id == entry.mDescription.id && entry.mEnforcePP == 0)
+            return CallExporter(entry, scene, path, properties, error);
+    if (scene.mNumMeshes != 0 || (id != "glb2" && id != "gltf2")) return false;
+    for (std::size_t i = 0; i < exporter.GetExportFormatCount(); ++i) {
+        const aiExportFormatDesc *desc = exporter.GetExportFormatDescription(i);
+        if (desc == nullptr || desc->id == nullptr || id != desc->id) continue;
+        // Assimp returns the address of the description inside its ExportFormatEntry (the first member of a
+        // standard-layout struct, 5.2.5 and later alike), which is how the worker function is reached without
+        // Exporter::Export's deep copy. tests/cli checks the bytes equal Exporter::Export's.
+        const auto *entry = reinterpret_cast<const Assimp::Exporter::ExportFormatEntry *>(desc);
+        if (entry->mExportFunction == nullptr || !IsMeshOnlySteps(entry->mEnforcePP)) return false;
+        return CallExporter(*entry, scene, path, properties, error);
     }
     return false;
 }

@@ -30,12 +30,12 @@ const ExportFormat *FindFormatById(const std::vector<ExportFormat> &formats, con
 // first, then the first matching entry (so "glb" gives glb2 and "gltf" gltf2). Null when none matches.
 const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &formats, const std::string &extension);
 
-// Writes `scene` with one of gamefmt's exporters that need no post-processing (the Roblox model ids), calling
-// it directly: Exporter::Export deep-copies the scene first, which for a 300,000-instance place is 340 MB of
-// nodes the exporter never changes. Returns false (and writes nothing) for any other id; otherwise true,
-// with `error` empty on success.
-bool ExportWithoutCopy(const aiScene &scene, const std::string &id, const std::string &path,
-                       const Assimp::ExportProperties &properties, std::string &error);
+// Writes `scene` by calling the exporter directly where Exporter::Export's deep copy of the scene buys
+// nothing — for a 300,000-instance place that copy is 340 MB of nodes: gamefmt's Roblox model exporters
+// (no post-processing), and Assimp's glb2/gltf2 for scenes without meshes (their enforced steps only touch
+// meshes). Returns false (and writes nothing) otherwise; when true, `error` is empty on success.
+bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
+                       const std::string &path, const Assimp::ExportProperties &properties, std::string &error);
 
 // The usage hint every "unknown format" message ends with.
 inline constexpr const char *kListExportHint = "run 'gamefmt listexport' for the format ids";
