@@ -96,7 +96,7 @@ void FinishImportedScene(aiScene *scene, std::string_view format, const ImportLi
     const std::size_t depth = NodeDepth(scene->mRootNode, limits.maxNodeDepth, &tooDeep);
     if (tooDeep != nullptr)
         throw FormatError(std::string(format),
-                          "node '" + SanitizeForAiString(std::string_view(tooDeep->mName.C_Str()).substr(0, 64)) +
+                          "node '" + QuoteText(std::string_view(tooDeep->mName.C_Str(), tooDeep->mName.length)) +
                               "' is " + std::to_string(depth) + " levels below the root, deeper than the limit of " +
                               std::to_string(limits.maxNodeDepth) +
                               " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");

@@ -297,8 +297,8 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
         if (depth > options.maxDepth) {
             // Nothing is linked under the root yet: free what was built, then refuse.
             for (aiNode *built : nodes) delete built;
-            Fail("instance " + SanitizeForAiString(rbx::ReferentText(doc, index)) + " (" + className + " '" +
-                 SanitizeForAiString(std::string_view(inst.name).substr(0, 64)) + "') is " + std::to_string(depth) +
+            Fail("instance " + QuoteText(rbx::ReferentText(doc, index)) + " (" + QuoteText(className) + " '" +
+                 QuoteText(inst.name) + "') is " + std::to_string(depth) +
                  " levels below the root, deeper than the limit of " + std::to_string(options.maxDepth) +
                  " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
         }

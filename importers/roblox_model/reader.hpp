@@ -13,8 +13,9 @@ struct ReadOptions {
     // Ceiling on the total decompressed bytes of one file, nested models included
     // (GAMEFMT_RBX_MAX_DECOMPRESSED, in bytes here).
     std::uint64_t maxDecompressed = std::uint64_t(1024) << 20;
-    // Ceiling on the number of instances (GAMEFMT_RBX_MAX_INSTANCES): a file that declares or holds more is
-    // rejected before the instances are allocated.
+    // Ceiling on the number of instances (GAMEFMT_RBX_MAX_INSTANCES): a file whose INST chunks (binary) or
+    // <Item> elements (XML) add up to more is rejected before the instances are allocated. The binary
+    // header's own count is only a hint and is not checked.
     std::size_t maxInstances = kDefaultMaxInstances;
     static constexpr std::size_t kDefaultMaxInstances = 1000000;
 };

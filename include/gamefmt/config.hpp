@@ -52,9 +52,9 @@
 // CLI: --option GAMEFMT_RBX_MAX_DECOMPRESSED=N
 #define GAMEFMT_RBX_MAX_DECOMPRESSED "GAMEFMT_RBX_MAX_DECOMPRESSED"
 
-// Import (int, default 1000000): ceiling on the number of instances in one file. A binary file whose header
-// or INST chunks declare more, or an XML file with more <Item> elements, is rejected before the instances
-// are allocated. Values < 1 mean the default. CLI: --rbx-max-instances N
+// Import (int, default 1000000): ceiling on the number of instances in one file. A binary file whose INST
+// chunks declare more, or an XML file with more <Item> elements, is rejected before the instances are
+// allocated (the file header's count is only a hint). Values < 1 mean the default. CLI: --rbx-max-instances N
 #define GAMEFMT_RBX_MAX_INSTANCES "GAMEFMT_RBX_MAX_INSTANCES"
 
 // Import (bool, default false): also give every instance node its property bag as node metadata —
