@@ -86,8 +86,8 @@ bool ParseU32(const std::string &text, std::uint32_t &out) {
     return true;
 }
 
-// One emitted face of rg.face_order: the file face index and how many aiFaces it became (t > 1: a concave
-// face ear-clipped into t triangles).
+// One emitted face of rg.face_order: the file face index and how many aiFaces it became (t > 1: a face the
+// importer ear-clipped into t triangles — concave, self-crossing or without area).
 struct OrderEntry {
     std::uint32_t fileFace = 0;
     std::uint32_t pieces = 1;

@@ -98,9 +98,8 @@ V3 RawPoint(const std::vector<std::int32_t> &positions, std::uint32_t vertex) {
     return {double(positions[i]), double(positions[i + 1]), double(positions[i + 2])};
 }
 
-// The corner polygon projected onto the plane of its Newell normal (2D, orientation kept: CCW positive).
-// Empty when the polygon has no area.
-std::vector<std::array<double, 2>> Project(const std::vector<V3> &pts) {
+// The right-hand (Newell) normal of a closed outline, twice its vector area.
+V3 NewellNormal(const std::vector<V3> &pts) {
     V3 n;
     for (std::size_t i = 0; i < pts.size(); ++i) {
         const V3 &a = pts[i], &b = pts[(i + 1) % pts.size()];
@@ -108,6 +107,13 @@ std::vector<std::array<double, 2>> Project(const std::vector<V3> &pts) {
         n.y += (a.z - b.z) * (a.x + b.x);
         n.z += (a.x - b.x) * (a.y + b.y);
     }
+    return n;
+}
+
+// The corner polygon projected onto the plane of its Newell normal (2D, orientation kept: CCW positive).
+// Empty when the polygon has no area.
+std::vector<std::array<double, 2>> Project(const std::vector<V3> &pts) {
+    V3 n = NewellNormal(pts);
     const double len = Length(n);
     if (!(len > 0)) return {};
     n = {n.x / len, n.y / len, n.z / len};
@@ -125,7 +131,25 @@ double Cross2(const std::array<double, 2> &o, const std::array<double, 2> &a, co
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
 }
 
-// True when some corner turns the wrong way (a reflex corner): Assimp 5.2.5 cannot be trusted with it.
+// For an outline without area (collinear corners, or lobes that cancel): drop the axis it spreads least along.
+std::vector<std::array<double, 2>> SpreadProjection(const std::vector<V3> &pts) {
+    V3 lo = pts.front(), hi = pts.front();
+    for (const V3 &q : pts) {
+        lo = {std::min(lo.x, q.x), std::min(lo.y, q.y), std::min(lo.z, q.z)};
+        hi = {std::max(hi.x, q.x), std::max(hi.y, q.y), std::max(hi.z, q.z)};
+    }
+    const double ex = hi.x - lo.x, ey = hi.y - lo.y, ez = hi.z - lo.z;
+    std::vector<std::array<double, 2>> out(pts.size());
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        const V3 &q = pts[i];
+        out[i] = ez <= ex && ez <= ey ? std::array<double, 2>{q.x, q.y}
+                 : ey <= ex           ? std::array<double, 2>{q.z, q.x}
+                                      : std::array<double, 2>{q.y, q.z};
+    }
+    return out;
+}
+
+// True when some corner turns the wrong way (a reflex corner).
 bool IsConcave(const std::vector<std::array<double, 2>> &p) {
     const std::size_t n = p.size();
     if (n < 4) return false;
@@ -135,6 +159,66 @@ bool IsConcave(const std::vector<std::array<double, 2>> &p) {
     for (std::size_t i = 0; i < n; ++i)
         if (Cross2(p[(i + n - 1) % n], p[i], p[(i + 1) % n]) < -eps) return true;
     return false;
+}
+
+// The polygon as Assimp 5.2.5's aiProcess_Triangulate sees it: in Assimp's axes (−x, −y, z), projected by
+// dropping the axis of the largest Newell component, orientation kept (its TriangulateProcess.cpp).
+std::vector<std::array<double, 2>> AssimpProjection(const std::vector<V3> &native) {
+    std::vector<V3> pts(native.size());
+    for (std::size_t i = 0; i < native.size(); ++i) pts[i] = {-native[i].x, -native[i].y, native[i].z};
+    const V3 n = NewellNormal(pts);
+    const double ax = std::fabs(n.x), ay = std::fabs(n.y), az = std::fabs(n.z);
+    int ac = 0, bc = 1; // drop z
+    double inv = n.z;
+    if (ax > ay) {
+        if (ax > az) ac = 1, bc = 2, inv = n.x; // drop x
+    } else if (ay > az) {
+        ac = 2, bc = 0, inv = n.y; // drop y
+    }
+    if (inv < 0) std::swap(ac, bc);
+    std::vector<std::array<double, 2>> out(pts.size());
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+        const double c[3] = {pts[i].x, pts[i].y, pts[i].z};
+        out[i] = {c[ac], c[bc]};
+    }
+    return out;
+}
+
+// True when the outline is convex and simple: no corner turns right, the outline never doubles back on itself,
+// and it turns once around (a star or a self-crossing outline turns twice or more). Zero-length edges (repeated
+// corners) are skipped.
+bool IsConvexSimple(const std::vector<std::array<double, 2>> &p) {
+    constexpr double kTwoPi = 6.283185307179586;
+    const std::size_t n = p.size();
+    double scale = 0;
+    for (const auto &q : p) scale = std::max({scale, std::fabs(q[0]), std::fabs(q[1])});
+    const double eps = 1e-9 * std::max(1.0, scale * scale);
+    std::vector<std::array<double, 2>> edges;
+    edges.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::array<double, 2> e{p[(i + 1) % n][0] - p[i][0], p[(i + 1) % n][1] - p[i][1]};
+        if (e[0] != 0 || e[1] != 0) edges.push_back(e);
+    }
+    if (edges.size() < 3) return false;
+    double turning = 0;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        const auto &a = edges[i], &b = edges[(i + 1) % edges.size()];
+        const double cross = a[0] * b[1] - a[1] * b[0], dot = a[0] * b[0] + a[1] * b[1];
+        if (cross < -eps) return false;            // a reflex corner
+        if (cross <= eps && dot < 0) return false; // a spike
+        turning += std::atan2(cross, dot);
+    }
+    return std::fabs(turning - kTwoPi) < 1e-3;
+}
+
+// True when Assimp 5.2.5's aiProcess_Triangulate splits this polygon into exactly n − 2 triangles. Its ear
+// search drops a face it finds no ear in (and whole meshes go empty that way) and cuts concave faces wrongly,
+// so only a polygon that is convex and simple both in the Newell plane (`flat`) and in Assimp's own
+// projection is left to it; the importer ear-clips every other one.
+bool AssimpTriangulates(const std::vector<V3> &pts, const std::vector<std::array<double, 2>> &flat) {
+    // Quads are fanned from their reflex corner and never dropped; a concave one is still cut wrongly.
+    if (pts.size() == 4) return flat.empty() || !IsConcave(flat);
+    return !flat.empty() && IsConvexSimple(flat) && IsConvexSimple(AssimpProjection(pts));
 }
 
 bool InTriangle(const std::array<double, 2> &q, const std::array<double, 2> &a, const std::array<double, 2> &b,
@@ -705,13 +789,13 @@ private:
         std::vector<V3> pts(n);
         for (std::size_t c = 0; c < n; ++c) pts[c] = RawPoint(mModel.vertices, face.corners[c].vertex);
         const std::vector<std::array<double, 2>> flat = Project(pts);
-        if (flat.empty() || !IsConcave(flat)) {
+        if (AssimpTriangulates(pts, flat)) {
             mb.AddFace(indices.data(), n);
             mb.order.push_back({fileFace, 0});
             mb.hasPolygons = true;
             return;
         }
-        const auto tris = EarClip(flat);
+        const auto tris = EarClip(flat.empty() ? SpreadProjection(pts) : flat);
         for (const auto &t : tris) {
             const unsigned tri[3] = {indices[t[0]], indices[t[1]], indices[t[2]]};
             mb.AddFace(tri, 3);

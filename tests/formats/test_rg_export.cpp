@@ -308,6 +308,21 @@ TEST(RgExport, PolygonZooRoundTripsFacesTexturesUVsAndSection4) {
     }
 }
 
+TEST(RgExport, TangledPolygonsComeBackWhole) {
+    // The importer ear-clips faces 0-2 (rg.face_order "0x5,1x3,2x3"); the exporter joins them again: the same
+    // faces, corners in the same order, the same vertices.
+    REQUIRE_RG_IMPORTER();
+    const Bytes file = fx::Generate(fx::TangledPolygons());
+    const ImportResult in = ImportMemory(file, "3d");
+    ASSERT_TRUE(in) << in.error;
+    const Exported out = Export(in.scene, "rg3d");
+    ASSERT_TRUE(out.ok) << out.error;
+    const rg::RG3DModel original = Read(file), back = Read(out.bytes);
+    ASSERT_EQ(back.faces.size(), 4u);
+    ExpectSameFaces(original, back);
+    EXPECT_EQ(back.vertices, original.vertices);
+}
+
 TEST(RgExport, PolygonZooAsV40KeepsItsTableAndDropsSection4) {
     REQUIRE_RG_IMPORTER();
     const Bytes file = fx::Generate(fx::PolygonZoo());

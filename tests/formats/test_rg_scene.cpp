@@ -486,6 +486,33 @@ TEST(RgScene, ConcaveLHexagonTriangulatesWithoutOverlap) {
     }
 }
 
+// Faces whose outline is not simple or has no area: Assimp 5.2.5's triangulation drops the self-crossing 7-gon
+// outright (a mesh of only such faces went empty), so the importer ear-clips every face that is not convex and
+// simple, and leaves only the convex pentagon to aiProcess_Triangulate.
+TEST(RgScene, TangledOutlinesAreEarClippedSoNoTriangleIsLost) {
+    const auto dir = ScratchDir("rg_tangled");
+    WriteBytes(dir / "TANGLE.3D", rg::Generate(rg::TangledPolygons()));
+    const ImportResult raw = ImportFile(dir / "TANGLE.3D");
+    ASSERT_TRUE(raw) << raw.error;
+    EXPECT_TRUE(raw.validationWarnings.empty());
+    ASSERT_EQ(raw.scene->mNumMeshes, 1u);
+    std::multiset<unsigned> sizes;
+    for (unsigned f = 0; f < raw.scene->mMeshes[0]->mNumFaces; ++f)
+        sizes.insert(raw.scene->mMeshes[0]->mFaces[f].mNumIndices);
+    EXPECT_EQ(sizes, (std::multiset<unsigned>{3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 5}));
+    const aiNode *node = Child(raw.scene->mRootNode, "TANGLE");
+    ASSERT_NE(node, nullptr);
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.face_order"), "m0:0x5,1x3,2x3,3");
+
+    for (const unsigned flags :
+         {unsigned(aiProcess_Triangulate), unsigned(aiProcessPreset_TargetRealtime_MaxQuality)}) {
+        const ImportResult r = ImportFile(dir / "TANGLE.3D", flags);
+        ASSERT_TRUE(r) << r.error;
+        EXPECT_TRUE(r.validationWarnings.empty());
+        EXPECT_EQ(TriangleCount(r.scene), 14u) << flags;
+    }
+}
+
 // ---------------------------------------------------------------- animation
 
 TEST(RgScene, AnimatedType2FramesAndMorphChannels) {
