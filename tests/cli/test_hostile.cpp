@@ -399,9 +399,8 @@ TEST(Hostile, ConvertWritesRobloxModelsWithoutTheCopyToo) {
     EXPECT_EQ(rbx::CompareDocuments(doc, back), "");
 }
 
-TEST(Hostile, GlbOfAMeshlessSceneSkipsTheCopyAndMatchesExporterExport) {
-    // A model with framed Parts: nodes with transforms, no meshes. The CLI calls Assimp's glb2 worker directly
-    // (no Exporter::Export copy: 340 MB for 300,000 parts); the bytes must be exactly Exporter::Export's.
+// A model of three framed Parts: nodes with transforms, no meshes.
+fs::path MeshlessPartsModel(const fs::path &dir) {
     rbx::Document doc;
     const auto model = doc.addInstance("Model", "M");
     doc.setParent(model, rbx::kNoInstance);
@@ -416,8 +415,20 @@ TEST(Hostile, GlbOfAMeshlessSceneSkipsTheCopyAndMatchesExporterExport) {
         cf.value.data = frame;
         doc.instances[part].properties.push_back(cf);
     }
-    const fs::path dir = ScratchDir("hostile_glb_direct");
     test::WriteBytes(dir / "m.rbxm", rbx::WriteBinary(doc));
+    return dir / "m.rbxm";
+}
+
+std::vector<std::uint8_t> BlobBytes(const aiExportDataBlob *blob) {
+    const auto *data = static_cast<const std::uint8_t *>(blob->data);
+    return std::vector<std::uint8_t>(data, data + blob->size);
+}
+
+TEST(Hostile, GlbOfAMeshlessSceneSkipsTheCopyAndMatchesExporterExport) {
+    // The CLI calls Assimp's glb2 worker directly (no Exporter::Export copy: 340 MB for 300,000 parts); the
+    // bytes must be exactly Exporter::Export's.
+    const fs::path dir = ScratchDir("hostile_glb_direct");
+    MeshlessPartsModel(dir);
     const test::ImportResult imported = test::ImportFile(dir / "m.rbxm");
     ASSERT_TRUE(imported) << imported.error;
     const std::unique_ptr<Assimp::Exporter> exporter = MakeExporter();
@@ -437,10 +448,34 @@ TEST(Hostile, GlbOfAMeshlessSceneSkipsTheCopyAndMatchesExporterExport) {
 
     const aiExportDataBlob *blob = exporter->ExportToBlob(imported.scene, "glb2");
     ASSERT_NE(blob, nullptr) << exporter->GetErrorString();
-    const auto *data = static_cast<const std::uint8_t *>(blob->data);
-    EXPECT_EQ(direct, std::vector<std::uint8_t>(data, data + blob->size));
+    EXPECT_EQ(direct, BlobBytes(blob));
     ASSERT_GE(direct.size(), 4u);
     EXPECT_EQ(std::string(direct.begin(), direct.begin() + 4), "glTF");
+}
+
+TEST(Hostile, OtherMeshlessExportsSkipTheCopyWhereItChangesNothing) {
+    // Exporters whose enforced steps only touch meshes are called directly for a mesh-less scene; the bytes
+    // equal Exporter::Export's (formats without a timestamp or file name inside). X (left-handed axes) and
+    // PLY/STL (PreTransformVertices) change nodes: they keep the copy.
+    const fs::path dir = ScratchDir("hostile_direct_other");
+    MeshlessPartsModel(dir);
+    const test::ImportResult imported = test::ImportFile(dir / "m.rbxm");
+    ASSERT_TRUE(imported) << imported.error;
+    const std::unique_ptr<Assimp::Exporter> exporter = MakeExporter();
+    for (const std::string id : {"3ds", "x3d", "assjson"}) {
+        const fs::path out = dir / ("direct." + id);
+        std::string error = "unset";
+        ASSERT_TRUE(cli::ExportWithoutCopy(*exporter, *imported.scene, id, out.string(), {}, error)) << id;
+        EXPECT_EQ(error, "") << id;
+        const aiExportDataBlob *blob = exporter->ExportToBlob(imported.scene, id.c_str());
+        ASSERT_NE(blob, nullptr) << id << ": " << exporter->GetErrorString();
+        EXPECT_EQ(test::ReadBytes(out), BlobBytes(blob)) << id;
+    }
+    for (const std::string id : {"x", "ply", "stl"}) {
+        std::string error;
+        EXPECT_FALSE(cli::ExportWithoutCopy(*exporter, *imported.scene, id, (dir / ("copy." + id)).string(), {}, error))
+            << id;
+    }
 }
 
 } // namespace

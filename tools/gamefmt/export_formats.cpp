@@ -72,8 +72,10 @@ namespace {
 bool CallExporter(const Assimp::Exporter::ExportFormatEntry &entry, const aiScene &scene, const std::string &path,
                   const Assimp::ExportProperties &properties, std::string &error) {
     Assimp::DefaultIOSystem io;
+    Assimp::ExportProperties told = properties; // Exporter::Export tells every exporter this
+    told.SetPropertyBool("bJoinIdenticalVertices", (entry.mEnforcePP & aiProcess_JoinIdenticalVertices) != 0);
     try {
-        entry.mExportFunction(path.c_str(), &io, &scene, &properties);
+        entry.mExportFunction(path.c_str(), &io, &scene, &told);
         error.clear();
     } catch (const std::exception &e) {
         error = e.what();
@@ -82,8 +84,9 @@ bool CallExporter(const Assimp::Exporter::ExportFormatEntry &entry, const aiScen
     return true;
 }
 
-// Assimp's glTF 2 exporters enforce JoinIdenticalVertices, Triangulate and SortByPType, which only touch
-// meshes: on a scene without meshes the copy Exporter::Export makes first is pure cost.
+// Steps that only touch meshes (glTF 2 and 3DS enforce JoinIdenticalVertices, Triangulate and SortByPType; OBJ
+// GenSmoothNormals; Collada, FBX and others none): on a scene without meshes the copy Exporter::Export makes
+// first is pure cost. X (left-handed) and PLY/STL (PreTransformVertices) change nodes and keep the copy.
 bool IsMeshOnlySteps(unsigned steps) {
     constexpr unsigned kMeshOnly = aiProcess_JoinIdenticalVertices | aiProcess_Triangulate | aiProcess_SortByPType |
                                    aiProcess_GenNormals | aiProcess_GenSmoothNormals | aiProcess_ValidateDataStructure;
@@ -97,7 +100,7 @@ bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, c
     for (const Assimp::Exporter::ExportFormatEntry &entry : glue::RobloxModelExportEntries())
         if (id == entry.mDescription.id && entry.mEnforcePP == 0)
             return CallExporter(entry, scene, path, properties, error);
-    if (scene.mNumMeshes != 0 || (id != "glb2" && id != "gltf2")) return false;
+    if (scene.mNumMeshes != 0) return false;
     for (std::size_t i = 0; i < exporter.GetExportFormatCount(); ++i) {
         const aiExportFormatDesc *desc = exporter.GetExportFormatDescription(i);
         if (desc == nullptr || desc->id == nullptr || id != desc->id) continue;
