@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 
 namespace gamefmt::glue {
 
@@ -45,6 +46,24 @@ void RunExport(const std::string &label, const char *formatName, const aiScene *
         if (!bytes.empty() && stream->Write(bytes.data(), 1, bytes.size()) != bytes.size())
             ThrowExportError(prefix + "writing '" + file.first + "' failed");
     }
+}
+
+void RunStreamingExport(const std::string &label, const char *formatName, const aiScene *scene, Assimp::IOSystem *io,
+                        const std::function<void(const OpenOutput &open)> &produce) {
+    RunExport(label, formatName, scene, io, [&] {
+        StreamPtr stream(nullptr, StreamCloser{io});
+        const OpenOutput open = [&stream, io](const std::string &path) -> ByteSink {
+            stream.reset(io->Open(path.c_str(), "wb"));
+            if (!stream) throw std::runtime_error("cannot open '" + path + "' for writing");
+            Assimp::IOStream *out = stream.get();
+            return [out, path](const char *data, std::size_t size) {
+                if (size != 0 && out->Write(data, 1, size) != size)
+                    throw std::runtime_error("writing '" + path + "' failed");
+            };
+        };
+        produce(open);
+        return ExportedFiles{};
+    });
 }
 
 bool ReadExportText(const Assimp::ExportProperties &p, const char *name, std::string &out, const char *floatFormat) {

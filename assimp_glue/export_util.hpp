@@ -2,6 +2,7 @@
 // (any other exception loses its text), and files are written through the IOSystem it hands over.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -28,6 +29,15 @@ using ExportedFiles = std::vector<std::pair<std::string, std::vector<std::uint8_
 // text) and writes every file it returns through `io`.
 void RunExport(const std::string &label, const char *formatName, const aiScene *scene, Assimp::IOSystem *io,
                const std::function<ExportedFiles()> &produce);
+
+// Opens a file through the export's IOSystem (closing the one opened before) and returns what appends bytes to
+// it; both throw on failure, which RunStreamingExport reports like any other export error.
+using ByteSink = std::function<void(const char *data, std::size_t size)>;
+using OpenOutput = std::function<ByteSink(const std::string &path)>;
+
+// RunExport for a writer that streams its output instead of returning it: `produce` opens its files itself.
+void RunStreamingExport(const std::string &label, const char *formatName, const aiScene *scene, Assimp::IOSystem *io,
+                        const std::function<void(const OpenOutput &open)> &produce);
 
 // An option as text, whichever map the caller put it in: strings as they are, floats with `floatFormat` (the
 // command line types "7.00" or "0.5" as floats), integers in decimal. False when it is not set.

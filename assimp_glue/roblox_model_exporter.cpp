@@ -33,10 +33,31 @@ rbx::Compression CompressionOption(const Assimp::ExportProperties *properties) {
                                             " must be lz4, zstd or none, not '" + text + "'");
 }
 
+// The document a Roblox scene stands for; FormatError for any other scene.
+rbx::Document DocumentToExport(const aiScene &scene) {
+    if (!IsRobloxModelScene(scene))
+        throw FormatError(rbx::kFormatName,
+                          "only scenes imported from Roblox models or places (scene metadata rbx.source, or nodes "
+                          "with rbx.ClassName) "
+                          "can be exported for now; generic scenes are not supported yet");
+    rbx::Document doc;
+    DocumentFromScene(scene, doc);
+    return doc;
+}
+
 void Export(const char *path, Assimp::IOSystem *io, const aiScene *scene, const Assimp::ExportProperties *props,
             bool xml) {
-    RunExport("Roblox model", rbx::kFormatName, scene, io, [&] {
-        return ExportedFiles{{path != nullptr ? path : "", ExportRobloxModelToBytes(*scene, xml, props)}};
+    const std::string file = path != nullptr ? path : "";
+    if (!xml) {
+        RunExport("Roblox model", rbx::kFormatName, scene, io, [&] {
+            return ExportedFiles{{file, ExportRobloxModelToBytes(*scene, false, props)}};
+        });
+        return;
+    }
+    // XML is streamed to the file: a 300,000-part model is 180 MB of text, never held whole.
+    RunStreamingExport("Roblox model", rbx::kFormatName, scene, io, [&](const OpenOutput &open) {
+        const rbx::Document doc = DocumentToExport(*scene);
+        rbx::WriteXml(doc, open(file));
     });
 }
 
@@ -51,15 +72,9 @@ void ExportXml(const char *p, Assimp::IOSystem *io, const aiScene *s, const Assi
 
 std::vector<std::uint8_t> ExportRobloxModelToBytes(const aiScene &scene, bool xml,
                                                    const Assimp::ExportProperties *properties) {
-    if (!IsRobloxModelScene(scene))
-        throw FormatError(rbx::kFormatName,
-                          "only scenes imported from Roblox models or places (scene metadata rbx.source, or nodes "
-                          "with rbx.ClassName) "
-                          "can be exported for now; generic scenes are not supported yet");
     rbx::BinaryWriteOptions binary;
     if (!xml) binary.compression = CompressionOption(properties);
-    rbx::Document doc;
-    DocumentFromScene(scene, doc);
+    rbx::Document doc = DocumentToExport(scene);
     if (xml) {
         std::string text = rbx::WriteXml(doc);
         doc = rbx::Document(); // freed before the copy below: the peak holds the text twice, not the document too

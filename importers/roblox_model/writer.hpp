@@ -3,7 +3,9 @@
 
 #include "importers/roblox_model/dom.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,5 +24,10 @@ struct XmlWriteOptions {};
 
 std::vector<std::uint8_t> WriteBinary(const Document &document, const BinaryWriteOptions &options = {});
 std::string WriteXml(const Document &document, const XmlWriteOptions &options = {});
+
+// Receives the XML text in pieces of about 1 MiB, in order.
+using XmlSink = std::function<void(const char *data, std::size_t size)>;
+// The same text as WriteXml, streamed: memory stays at the document plus one piece however big the file.
+void WriteXml(const Document &document, const XmlSink &sink, const XmlWriteOptions &options = {});
 
 } // namespace gamefmt::rbx

@@ -90,10 +90,11 @@ std::uint64_t Rotr64(std::uint64_t v, unsigned n) {
 
 class XmlWriter {
 public:
-    explicit XmlWriter(const Document &doc) : mDoc(doc) {}
+    // With a sink the text goes out in pieces of about kPieceBytes and write() returns nothing.
+    explicit XmlWriter(const Document &doc, const XmlSink *sink = nullptr) : mDoc(doc), mSink(sink) {}
 
     std::string write() {
-        mOut.reserve(256 + mDoc.instances.size() * 256);
+        mOut.reserve(mSink != nullptr ? kPieceBytes + 64 * 1024 : 256 + mDoc.instances.size() * 256);
         assignReferents();
         assignSharedKeys();
         mOut += "<roblox xmlns:xmime=\"http://www.w3.org/2005/05/xmlmime\" "
@@ -133,6 +134,7 @@ public:
                     mOut += "</Item>\n";
                     stack.pop_back();
                 }
+                flushIfFull();
             }
         }
         if (!mDoc.sharedStrings.empty()) {
@@ -148,14 +150,26 @@ public:
                     mOut.append(b64, k, 72);
                 }
                 mOut += "</SharedString>\n";
+                flushIfFull();
             }
             mOut += "\t</SharedStrings>\n";
         }
         mOut += "</roblox>";
-        return std::move(mOut);
+        if (mSink == nullptr) return std::move(mOut);
+        flush();
+        return {};
     }
 
 private:
+    static constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
+    void flush() {
+        if (!mOut.empty()) (*mSink)(mOut.data(), mOut.size());
+        mOut.clear();
+    }
+    void flushIfFull() {
+        if (mSink != nullptr && mOut.size() >= kPieceBytes) flush();
+    }
+
     // Indentation stops growing past kMaxIndent tabs, so the output stays linear in the input however deep
     // the tree (a 3,000-deep chain would otherwise write 4.5 M tabs). Studio's files stay far shallower.
     static constexpr std::size_t kMaxIndent = 32;
@@ -727,6 +741,7 @@ private:
     }
 
     const Document &mDoc;
+    const XmlSink *mSink = nullptr;
     std::string mOut;
     std::vector<std::string> mReferents;
     std::vector<std::string> mSharedKeys;
@@ -736,6 +751,10 @@ private:
 
 std::string WriteXml(const Document &document, const XmlWriteOptions &) {
     return XmlWriter(document).write();
+}
+
+void WriteXml(const Document &document, const XmlSink &sink, const XmlWriteOptions &) {
+    XmlWriter(document, &sink).write();
 }
 
 } // namespace gamefmt::rbx

@@ -1,5 +1,6 @@
 // Roblox model/place import and export through Assimp (roblox-model.md §5.1, §6): node tree, metadata,
 // CFrame transforms, split long values, and file → aiScene → file round trips (API and CLI).
+#include "assimp_glue/roblox_model_exporter.hpp"
 #include "assimp_glue/roblox_model_scene.hpp"
 
 #include "cli.hpp"
@@ -470,6 +471,25 @@ TEST(RbxScene, ExportCompressionOption) {
     props.SetPropertyString("GAMEFMT_RBX_EXPORT_COMPRESSION", "brotli");
     EXPECT_EQ(exporter.ExportToBlob(r.scene, "rbxm", 0, &props), nullptr);
     EXPECT_NE(std::string(exporter.GetErrorString()).find("lz4, zstd or none"), std::string::npos);
+}
+
+TEST(RbxScene, XmlExportStreamsTheSameBytes) {
+    // The rbxmx exporter streams its text to the IOSystem: the same bytes as the whole-text path, and a path
+    // that cannot be opened is a clear export error.
+    const auto bytes = fixtures::rbx::ThreeFolders();
+    const ImportResult r = ImportMemory(bytes, "rbxm");
+    ASSERT_TRUE(r) << r.error;
+    Assimp::Exporter exporter;
+    RegisterExporters(exporter);
+    const aiExportDataBlob *blob = exporter.ExportToBlob(r.scene, "rbxmx");
+    ASSERT_NE(blob, nullptr) << exporter.GetErrorString();
+    const auto *data = static_cast<const std::uint8_t *>(blob->data);
+    EXPECT_EQ(std::vector<std::uint8_t>(data, data + blob->size),
+              glue::ExportRobloxModelToBytes(*r.scene, true, nullptr));
+    const auto missing = test::ScratchDir("rbx_xml_stream") / "no-such-dir" / "m.rbxmx";
+    EXPECT_NE(exporter.Export(r.scene, "rbxmx", missing.string()), AI_SUCCESS);
+    EXPECT_EQ(std::string(exporter.GetErrorString()),
+              "Roblox model export: cannot open '" + missing.string() + "' for writing");
 }
 
 int Cli(const std::vector<std::string> &args, std::string *out = nullptr) {

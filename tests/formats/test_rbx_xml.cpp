@@ -754,6 +754,39 @@ TEST(RbxXml, WriterSharedStringKeysUnique) {
     EXPECT_TRUE(back.warnings.empty());
 }
 
+TEST(RbxXml, StreamedTextEqualsTheWholeText) {
+    // 20,000 parts with a 100-byte string each (about 3 MB of XML) and shared strings: the sink gets the same
+    // bytes in pieces of about 1 MiB, never the whole text at once.
+    Document d;
+    const std::uint32_t m = d.addInstance("Model", "M");
+    d.setParent(m, kNoInstance);
+    for (int i = 0; i < 20000; ++i) {
+        const std::uint32_t p = d.addInstance("Part", "P" + std::to_string(i));
+        d.setParent(p, m);
+        Add(d, p, "Note", Type::String, std::string(100, static_cast<char>('a' + i % 26)));
+    }
+    for (int i = 0; i < 3; ++i) {
+        SharedStringEntry e;
+        e.content = std::string(200000, static_cast<char>('x' + i));
+        d.sharedStrings.push_back(e);
+        Add(d, 1 + std::uint32_t(i), "Blob", Type::SharedString, SharedStringRef{std::uint32_t(i)});
+    }
+    const std::string whole = WriteXml(d);
+    ASSERT_GT(whole.size(), 3000000u);
+    std::string streamed;
+    std::vector<std::size_t> pieces;
+    WriteXml(d, [&](const char *data, std::size_t size) {
+        streamed.append(data, size);
+        pieces.push_back(size);
+    });
+    EXPECT_EQ(streamed, whole);
+    ASSERT_GE(pieces.size(), 3u);
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+        EXPECT_GT(pieces[i], 0u) << i;
+        EXPECT_LT(pieces[i], (std::size_t(1) << 20) + 300000) << i; // a piece ends after the item that fills it
+    }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Errors and hostile input
 
