@@ -2,6 +2,8 @@
 // UTF-8 replaced by U+FFFD), non-finite numbers become null, and output is indented two spaces per level.
 #pragma once
 
+#include "common/json_text.hpp"
+
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -46,10 +48,7 @@ private:
     bool mAfterKey = false;
 };
 
-// `text` as a quoted JSON string.
-std::string JsonQuote(std::string_view text);
-
-// `text` with every invalid UTF-8 sequence replaced by U+FFFD.
-std::string SanitizeUtf8(std::string_view text);
+using gamefmt::JsonQuote;
+using gamefmt::SanitizeUtf8;
 
 } // namespace gamefmt::cli
