@@ -1,9 +1,11 @@
 // Export format listing and lookup.
 #include "export_formats.hpp"
 
+#include "assimp_glue/gltf_nodes.hpp"
 #include "assimp_glue/roblox_model_exporter.hpp"
 
 #include <assimp/DefaultIOSystem.h>
+#include <assimp/DefaultLogger.hpp>
 #include <assimp/Exporter.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -93,6 +95,24 @@ bool IsMeshOnlySteps(unsigned steps) {
     return (steps & ~kMeshOnly) == 0;
 }
 
+// glb2/gltf2 of a scene with nodes alone, streamed by our writer (see gltf_nodes.hpp).
+bool WriteNodeOnlyGltf(const aiScene &scene, bool binary, const std::string &path, std::string &error) {
+    Assimp::DefaultIOSystem io;
+    try {
+        glue::RunStreamingExport("glTF", "glTF", &scene, &io, [&](const glue::OpenOutput &open) {
+            const std::size_t lost = glue::WriteNodeOnlyGltf(scene, binary, open(path));
+            if (lost != 0)
+                Assimp::DefaultLogger::get()->warn(("glTF export: " + std::to_string(lost) +
+                                                    " node(s) have a transform that is not finite; written without it")
+                                                       .c_str());
+        });
+        error.clear();
+    } catch (const std::exception &e) {
+        error = e.what();
+    }
+    return true;
+}
+
 } // namespace
 
 bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
@@ -100,6 +120,8 @@ bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, c
     for (const Assimp::Exporter::ExportFormatEntry &entry : glue::RobloxModelExportEntries())
         if (id == entry.mDescription.id && entry.mEnforcePP == 0)
             return CallExporter(entry, scene, path, properties, error);
+    if ((id == "glb2" || id == "gltf2") && glue::IsNodeOnlyScene(scene))
+        return WriteNodeOnlyGltf(scene, id == "glb2", path, error);
     if (scene.mNumMeshes != 0) return false;
     for (std::size_t i = 0; i < exporter.GetExportFormatCount(); ++i) {
         const aiExportFormatDesc *desc = exporter.GetExportFormatDescription(i);
