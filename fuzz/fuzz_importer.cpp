@@ -1,7 +1,9 @@
 // libFuzzer harness for one gamefmt importer: bytes → ReadFileFromMemory (hint GAMEFMT_FUZZ_HINT) with
-// validation and a realtime preset → when that succeeds, export to glb2 in memory.
+// validation and a realtime preset → when that succeeds, export to glb2 in memory, and a scene with nodes
+// alone through gamefmt's streamed glTF node writer too (what `gamefmt export` uses for them).
 // Only gamefmt's loaders are registered, so every input exercises our code (and no finding belongs to a
 // built-in importer that merely shares the extension).
+#include "assimp_glue/gltf_nodes.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/BaseImporter.h>
@@ -42,17 +44,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (size > kMaxInput) return 0;
     static std::unique_ptr<Assimp::Importer> importer = MakeFuzzImporter();
     const aiScene *scene = importer->ReadFileFromMemory(data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
+    // The whole realtime preset, FindDegenerates included: Assimp 5.2.5's Triangulate emits nothing for a
+    // polygon it finds no ear in (an empty mesh then leaks on Assimp's error path), and no gamefmt importer
+    // hands it such a polygon any more (Redguard ear-clips every face that is not convex and simple).
     if (scene != nullptr && (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) == 0)
-        // Without FindDegenerates: on Assimp 5.2.5, Triangulate + FindDegenerates + SortByPType can leave a mesh
-        // with no faces (a non-planar polygon whose triangles all degenerate; reproduced with a plain OBJ), and
-        // validation then fails on Assimp's own error path, which leaks the half-processed meshes.
-        scene = importer->ApplyPostProcessing((aiProcessPreset_TargetRealtime_Quality & ~aiProcess_FindDegenerates) |
-                                              aiProcess_ValidateDataStructure);
+        scene = importer->ApplyPostProcessing(aiProcessPreset_TargetRealtime_Quality | aiProcess_ValidateDataStructure);
     if (scene != nullptr) {
         Assimp::Exporter exporter;
         gamefmt::RegisterExporters(exporter);
         const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "glb2");
         (void)blob;
+        if (gamefmt::glue::IsNodeOnlyScene(*scene)) {
+            std::size_t bytes = 0;
+            gamefmt::glue::WriteNodeOnlyGltf(*scene, true, [&bytes](const char *, std::size_t n) { bytes += n; });
+        }
     }
     importer->FreeScene();
     return 0;
