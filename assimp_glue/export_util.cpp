@@ -1,6 +1,7 @@
 // What every gamefmt exporter entry point shares.
 #include "export_util.hpp"
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "io_util.hpp"
 
@@ -89,7 +90,7 @@ std::optional<bool> ReadExportBool(const Assimp::ExportProperties &p, const char
     if (p.HasPropertyFloat(name)) return p.GetPropertyFloat(name) != 0;
     if (p.HasPropertyString(name)) {
         std::string text = p.GetPropertyString(name);
-        for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        text = AsciiLower(std::move(text));
         if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
         if (text == "false" || text == "0" || text == "no" || text == "off") return false;
         throw FormatError(formatName, std::string("option ") + name + " must be true or false, not '" +

@@ -3,6 +3,7 @@
 // out through the IOSystem Assimp hands us.
 #include "redguard_exporter.hpp"
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "export_util.hpp"
 #include "gamefmt/config.hpp"
@@ -202,25 +203,15 @@ bool IsModelNode(const aiNode *node) {
 
 std::vector<Instance> WalkScene(const aiScene &scene) {
     std::vector<Instance> instances;
-    struct Item {
-        const aiNode *node;
-        aiMatrix4x4 parent;
-    };
-    std::vector<Item> stack{{scene.mRootNode, aiMatrix4x4()}};
-    std::unordered_set<const aiNode *> seen;
-    while (!stack.empty()) {
-        const Item item = stack.back();
-        stack.pop_back();
-        if (item.node == nullptr || !seen.insert(item.node).second) continue;
-        const aiMatrix4x4 global = item.parent * item.node->mTransformation;
-        for (unsigned i = 0; i < item.node->mNumMeshes; ++i) {
-            const unsigned m = item.node->mMeshes[i];
+    WalkNodes(scene.mRootNode, aiMatrix4x4(), 0, [&](const aiNode &node, const aiMatrix4x4 &parent, int) {
+        const aiMatrix4x4 global = parent * node.mTransformation;
+        for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+            const unsigned m = node.mMeshes[i];
             if (m >= scene.mNumMeshes || scene.mMeshes[m] == nullptr) continue;
-            instances.push_back({item.node, i, scene.mMeshes[m], global});
+            instances.push_back({&node, i, scene.mMeshes[m], global});
         }
-        // Children pushed in reverse so that they are visited in order.
-        for (unsigned c = item.node->mNumChildren; c-- > 0;) stack.push_back({item.node->mChildren[c], global});
-    }
+        return std::make_pair(global, 0);
+    });
     return instances;
 }
 
@@ -578,11 +569,6 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
 
 namespace {
 
-std::string Lower(std::string s) {
-    for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
 std::string Folder(const std::string &path) {
     const std::size_t slash = path.find_last_of("/\\");
     return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
@@ -614,7 +600,7 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
                                                         : redguard::BuildOptions::Kind::Static3D;
     std::string text;
     if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_EXPORT_VERSION, text)) {
-        const std::string v = Lower(text);
+        const std::string v = AsciiLower(text);
         if (v == "v5.0" || v == "5.0" || v == "5")
             options.version = redguard::Version::V50;
         else if (v == "v4.0" || v == "4.0" || v == "4")

@@ -2,6 +2,7 @@
 // files (banks, palette, external .3DC) looked up through the same IOSystem (redguard-3d.md §12).
 #include "redguard_importer.hpp"
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/redguard/detect.hpp"
@@ -38,11 +39,6 @@ std::string Upper(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return s;
 }
-std::string Lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
 std::size_t LastSeparator(const std::string &path) {
     return path.find_last_of("/\\");
 }
@@ -98,7 +94,7 @@ public:
     // The first existing `name` (as given, UPPER, lower) in `dirs`; nullopt when none.
     std::optional<std::string> Find(const std::string &name, const std::vector<std::string> &dirs) const {
         for (const std::string &dir : dirs)
-            for (const std::string &variant : {name, Upper(name), Lower(name)}) {
+            for (const std::string &variant : {name, Upper(name), AsciiLower(name)}) {
                 const std::string path = Join(dir, variant);
                 if (Exists(path)) return path;
             }

@@ -2,6 +2,7 @@
 // codec build and write the file, and writes the bytes through the IOSystem Assimp hands us.
 #include "roblox_mesh_exporter.hpp"
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "common/math.hpp"
 #include "export_util.hpp"
@@ -152,39 +153,29 @@ struct SceneGraph {
 
 SceneGraph WalkScene(const aiScene &scene, Warnings &warnings) {
     SceneGraph graph;
-    struct Item {
-        const aiNode *node;
-        aiMatrix4x4 parentGlobal;
-        std::int64_t level;
-    };
-    std::vector<Item> stack{{scene.mRootNode, aiMatrix4x4(), 0}};
-    while (!stack.empty()) {
-        const Item item = stack.back();
-        stack.pop_back();
-        const aiNode *node = item.node;
-        if (node == nullptr) continue;
-        const aiMatrix4x4 global = item.parentGlobal * node->mTransformation;
-        if (!graph.global.emplace(node, global).second) continue; // a node listed twice: visit once
-        graph.byName.emplace(node->mName.C_Str(), node);
-        std::int64_t level = item.level;
-        std::int64_t own = 0;
-        if (NodeLodLevel(node, own)) {
-            if (own < 0) {
-                warnings.Add("node '" + std::string(node->mName.C_Str()) + "' has a negative " + rbxkeys::kLodLevel +
-                             "; ignored");
-            } else {
-                level = own;
-                graph.hasLodNodes = true;
-            }
-        }
-        for (unsigned i = 0; i < node->mNumMeshes; ++i) {
-            const unsigned index = node->mMeshes[i];
-            if (index >= scene.mNumMeshes || scene.mMeshes[index] == nullptr) continue;
-            graph.instances.push_back({node, scene.mMeshes[index], global, level});
-        }
-        // Children pushed in reverse so they pop in order: the walk is depth-first, pre-order.
-        for (unsigned i = node->mNumChildren; i-- > 0;) stack.push_back({node->mChildren[i], global, level});
-    }
+    const std::int64_t top = 0;
+    WalkNodes(scene.mRootNode, aiMatrix4x4(), top,
+              [&](const aiNode &node, const aiMatrix4x4 &parent, std::int64_t level) {
+                  const aiMatrix4x4 global = parent * node.mTransformation;
+                  graph.global.emplace(&node, global);
+                  graph.byName.emplace(node.mName.C_Str(), &node);
+                  std::int64_t own = 0;
+                  if (NodeLodLevel(&node, own)) {
+                      if (own < 0) {
+                          warnings.Add("node '" + std::string(node.mName.C_Str()) + "' has a negative " +
+                                       rbxkeys::kLodLevel + "; ignored");
+                      } else {
+                          level = own;
+                          graph.hasLodNodes = true;
+                      }
+                  }
+                  for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+                      const unsigned index = node.mMeshes[i];
+                      if (index >= scene.mNumMeshes || scene.mMeshes[index] == nullptr) continue;
+                      graph.instances.push_back({&node, scene.mMeshes[index], global, level});
+                  }
+                  return std::make_pair(global, level);
+              });
     return graph;
 }
 
@@ -360,8 +351,7 @@ std::optional<std::string> NormaliseRobloxMeshVersion(const std::string &text) {
     std::string trimmed = text;
     while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
     while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);
-    std::string lower = trimmed;
-    for (char &c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = AsciiLower(trimmed);
     if (lower == "auto") return std::string("auto");
     double number = 0;
     const char *end = trimmed.data() + trimmed.size();

@@ -1,6 +1,7 @@
 // Roblox model/place export: aiScene metadata → document → WriteBinary / WriteXml → bytes via the IOSystem.
 #include "roblox_model_exporter.hpp"
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "export_util.hpp"
 #include "gamefmt/config.hpp"
@@ -25,7 +26,7 @@ rbx::Compression CompressionOption(const Assimp::ExportProperties *properties) {
     if (properties == nullptr || !properties->HasPropertyString(GAMEFMT_RBX_EXPORT_COMPRESSION))
         return rbx::Compression::Lz4;
     std::string text = properties->GetPropertyString(GAMEFMT_RBX_EXPORT_COMPRESSION);
-    for (char &c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    text = AsciiLower(std::move(text));
     if (text == "lz4" || text.empty()) return rbx::Compression::Lz4;
     if (text == "zstd") return rbx::Compression::Zstd;
     if (text == "none") return rbx::Compression::None;

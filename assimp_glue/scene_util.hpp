@@ -132,4 +132,27 @@ inline Mat4 FromAi(const aiMatrix4x4 &a) {
     return m;
 }
 
+// Visits every node under `root` once (a node listed twice is skipped), depth-first in pre-order, without
+// recursion: a hostile or generated scene may be very deep. `visit(node, parentGlobal, parentState)` returns
+// the node's own (global, state), which its children receive; the walk starts from (rootGlobal, rootState).
+template <typename Matrix, typename State, typename Visit>
+void WalkNodes(const aiNode *root, const Matrix &rootGlobal, const State &rootState, Visit &&visit) {
+    struct Item {
+        const aiNode *node;
+        Matrix parentGlobal;
+        State parentState;
+    };
+    std::unordered_set<const aiNode *> seen;
+    std::vector<Item> stack{{root, rootGlobal, rootState}};
+    while (!stack.empty()) {
+        const Item item = std::move(stack.back());
+        stack.pop_back();
+        if (item.node == nullptr || !seen.insert(item.node).second) continue;
+        const std::pair<Matrix, State> own = visit(*item.node, item.parentGlobal, item.parentState);
+        // Children pushed in reverse so that they are visited in order.
+        for (unsigned i = item.node->mNumChildren; i-- > 0;)
+            stack.push_back({item.node->mChildren[i], own.first, own.second});
+    }
+}
+
 } // namespace gamefmt::glue

@@ -73,41 +73,29 @@ struct Instance {
 
 std::vector<Instance> WalkScene(const aiScene &scene, const Mat4 &frame, Warnings &warnings) {
     std::vector<Instance> instances;
-    struct Item {
-        const aiNode *node;
-        Mat4 parentGlobal;
-        int level;
-        Role role;
-    };
-    std::unordered_set<const aiNode *> visited;
-    std::vector<Item> stack{{scene.mRootNode, frame, slmesh::kHighLod, Role::Render}};
-    while (!stack.empty()) {
-        const Item item = stack.back();
-        stack.pop_back();
-        const aiNode *node = item.node;
-        if (node == nullptr || !visited.insert(node).second) continue;
-        const Mat4 global = item.parentGlobal * FromAi(node->mTransformation);
-        const std::string name = node->mName.C_Str();
-        Role role = item.role;
+    const std::pair<int, Role> top{slmesh::kHighLod, Role::Render};
+    WalkNodes(scene.mRootNode, frame, top, [&](const aiNode &node, const Mat4 &parent, std::pair<int, Role> state) {
+        const Mat4 global = parent * FromAi(node.mTransformation);
+        const std::string name = node.mName.C_Str();
+        auto &[level, role] = state;
         if (name == kPhysicsMeshNode)
             role = Role::PhysicsMesh;
         else if (name == kPhysicsNode && role == Role::Render)
             role = Role::NotRender;
-        int level = item.level;
-        if (const std::optional<std::int64_t> own = GetMetadataInt(node->mMetaData, kLodLevelKey)) {
+        if (const std::optional<std::int64_t> own = GetMetadataInt(node.mMetaData, kLodLevelKey)) {
             if (*own >= slmesh::kLowestLod && *own <= slmesh::kHighLod)
                 level = static_cast<int>(*own);
             else
                 warnings.Add("node '" + name + "' has " + kLodLevelKey + " " + std::to_string(*own) +
                              ", not 0 (lowest) to 3 (high); ignored");
         }
-        for (unsigned i = 0; i < node->mNumMeshes; ++i) {
-            const unsigned index = node->mMeshes[i];
+        for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+            const unsigned index = node.mMeshes[i];
             if (index >= scene.mNumMeshes || scene.mMeshes[index] == nullptr) continue;
             instances.push_back({scene.mMeshes[index], global, level, role});
         }
-        for (unsigned i = node->mNumChildren; i-- > 0;) stack.push_back({node->mChildren[i], global, level, role});
-    }
+        return std::make_pair(global, state);
+    });
     return instances;
 }
 

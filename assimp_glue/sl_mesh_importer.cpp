@@ -2,6 +2,7 @@
 // need) -> aiScene.
 #include "sl_mesh_importer.hpp"
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/sl_mesh/asset.hpp"
@@ -24,14 +25,9 @@ constexpr const char *kLodValues =
 constexpr int kUnsetInt = INT_MIN;
 const char kUnsetString[] = "\x01gamefmt-unset";
 
-std::string Lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
 // "high" / "high_lod" / "3" ... -> level; "all" -> 4; anything else -> -1.
 int ParseLodText(const std::string &text) {
-    const std::string t = Lower(text);
+    const std::string t = AsciiLower(text);
     if (t == "all") return 4;
     for (int level = 0; level < 4; ++level) {
         const std::string key = slmesh::LodKey(level); // "lowest_lod" ...

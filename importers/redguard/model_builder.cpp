@@ -1,6 +1,7 @@
 // Float scene data -> RG3DModel (redguard-3d.md §15). See model_builder.hpp.
 #include "importers/redguard/model_builder.hpp"
 
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 
 #include <algorithm>
@@ -30,11 +31,6 @@ bool ParseUnsigned(const std::string &text, unsigned long long limit, unsigned &
     if (v > limit) return false;
     out = static_cast<unsigned>(v);
     return true;
-}
-
-std::string Lower(std::string s) {
-    for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
 }
 
 // raw = round(v·256/s) with the axis sign of §15; fails outside i32.
@@ -124,7 +120,7 @@ void EncodeUVs(const std::vector<std::int64_t> &target, std::int64_t period, std
 } // namespace
 
 std::optional<std::uint32_t> ParseDefaultTexture(const std::string &text) {
-    const std::string t = Lower(text);
+    const std::string t = AsciiLower(text);
     unsigned a = 0, b = 0;
     if (t.rfind("color:", 0) == 0) {
         if (!ParseUnsigned(t.substr(6), 255, a)) return std::nullopt;
@@ -141,7 +137,7 @@ std::optional<std::uint32_t> ParseDefaultTexture(const std::string &text) {
 }
 
 std::optional<std::uint32_t> TextureFromName(const std::string &name) {
-    const std::string t = Lower(name);
+    const std::string t = AsciiLower(name);
     unsigned a = 0, b = 0;
     if (t.rfind("tex", 0) == 0) {
         const std::size_t underscore = t.find('_', 3);
@@ -154,7 +150,7 @@ std::optional<std::uint32_t> TextureFromName(const std::string &name) {
 }
 
 std::optional<std::uint32_t> TextureFromPath(const std::string &path) {
-    const std::string t = Lower(path);
+    const std::string t = AsciiLower(path);
     // "TEXBSI.376" followed by an image number ("TEXBSI.376/19", "texbsi.376#019", "TEXBSI.376/D76019").
     const std::size_t at = t.rfind("texbsi.");
     if (at != std::string::npos) {

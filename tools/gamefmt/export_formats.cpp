@@ -3,6 +3,7 @@
 
 #include "assimp_glue/gltf_nodes.hpp"
 #include "assimp_glue/roblox_model_exporter.hpp"
+#include "common/ascii.hpp"
 
 #include <assimp/DefaultIOSystem.h>
 #include <assimp/DefaultLogger.hpp>
@@ -16,16 +17,6 @@
 #include <unordered_set>
 
 namespace gamefmt::cli {
-namespace {
-
-std::string Lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
-} // namespace
-
 std::vector<ExportFormat> ListExportFormats(const Assimp::Exporter &exporter) {
     std::unordered_set<std::string> builtins;
     const Assimp::Exporter plain;
@@ -53,7 +44,7 @@ const ExportFormat *FindFormatById(const std::vector<ExportFormat> &formats, con
 }
 
 const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &formats, const std::string &extension) {
-    std::string ext = Lower(extension);
+    std::string ext = AsciiLower(extension);
     if (!ext.empty() && ext[0] == '.') ext.erase(0, 1);
     if (ext.empty()) return nullptr;
     // Roblox places share the model exporters: the writer layout is the same, only the name differs.
@@ -62,9 +53,9 @@ const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &form
     else if (ext == "rbxlx")
         ext = "rbxmx";
     for (const ExportFormat &format : formats)
-        if (format.gamefmt && Lower(format.extension) == ext) return &format;
+        if (format.gamefmt && AsciiLower(format.extension) == ext) return &format;
     for (const ExportFormat &format : formats)
-        if (Lower(format.extension) == ext) return &format;
+        if (AsciiLower(format.extension) == ext) return &format;
     return nullptr;
 }
 

@@ -3,6 +3,7 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
+#include "common/ascii.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/Exporter.hpp>
@@ -29,18 +30,12 @@ bool ParsePlain(const std::string &verb, const Args &args, std::size_t count, co
     return true;
 }
 
-std::string Lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
 // "mesh", ".mesh" and "*.mesh" all mean mesh, as Importer::GetImporter accepts them.
 std::string NormalizeExtension(const std::string &text) {
     std::size_t start = 0;
     if (start < text.size() && text[start] == '*') ++start;
     if (start < text.size() && text[start] == '.') ++start;
-    return Lower(text.substr(start));
+    return AsciiLower(text.substr(start));
 }
 
 } // namespace
@@ -67,7 +62,7 @@ int RunKnowExt(const Args &args, std::ostream &out, std::ostream &err) {
         std::istringstream claimed(desc->mFileExtensions);
         std::string token;
         while (claimed >> token) {
-            if (Lower(token) == ext) {
+            if (AsciiLower(token) == ext) {
                 loaders.push_back(desc->mName != nullptr ? desc->mName : "(unnamed loader)");
                 break;
             }
