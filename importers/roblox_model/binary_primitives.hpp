@@ -2,6 +2,7 @@
 // big-endian floats, byte interleaving and summed referent arrays. Shared by the binary reader and writer.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -20,6 +21,26 @@ inline std::uint64_t ZigzagEncode64(std::int64_t x) {
 }
 inline std::int64_t ZigzagDecode64(std::uint64_t u) {
     return static_cast<std::int64_t>((u >> 1) ^ (~(u & 1) + 1));
+}
+
+// The rotation of a CFrame rotation id (§2.5): columns c0, c1 from the id, c2 = c0 × c1, row-major. False for
+// an invalid id.
+inline bool RotationFromId(std::uint8_t id, std::array<float, 9> &rotation) {
+    if (id < 1) return false;
+    const int a0 = (id - 1) / 6;
+    const int a1 = (id - 1) % 6;
+    if (a0 > 5 || a0 % 3 == a1 % 3) return false;
+    float c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
+    c0[a0 % 3] = a0 < 3 ? 1.0f : -1.0f;
+    c1[a1 % 3] = a1 < 3 ? 1.0f : -1.0f;
+    const float c2[3] = {c0[1] * c1[2] - c0[2] * c1[1], c0[2] * c1[0] - c0[0] * c1[2], c0[0] * c1[1] - c0[1] * c1[0]};
+    for (int r = 0; r < 3; ++r) {
+        // `+ 0.0f` turns the -0 of the cross product into +0, as the reference's table has it.
+        rotation[r * 3 + 0] = c0[r] + 0.0f;
+        rotation[r * 3 + 1] = c1[r] + 0.0f;
+        rotation[r * 3 + 2] = c2[r] + 0.0f;
+    }
+    return true;
 }
 
 // Roblox floats: IEEE binary32 rotated left one bit (sign to bit 0).

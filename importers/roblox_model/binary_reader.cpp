@@ -61,24 +61,6 @@ struct ClassInfo {
     std::unordered_map<std::uint32_t, std::uint32_t> slots; // property name id → index in properties
 };
 
-// The rotation of id `id` (§2.5), or false for an invalid id.
-bool RotationFromId(std::uint8_t id, std::array<float, 9> &m) {
-    if (id < 1) return false;
-    const int v = id - 1;
-    const int a0 = v / 6, a1 = v % 6;
-    if (a0 > 5 || a0 % 3 == a1 % 3) return false;
-    float c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
-    c0[a0 % 3] = a0 < 3 ? 1.0f : -1.0f;
-    c1[a1 % 3] = a1 < 3 ? 1.0f : -1.0f;
-    const float c2[3] = {c0[1] * c1[2] - c0[2] * c1[1], c0[2] * c1[0] - c0[0] * c1[2], c0[0] * c1[1] - c0[1] * c1[0]};
-    for (int r = 0; r < 3; ++r) {
-        m[r * 3 + 0] = c0[r] + 0.0f; // + 0.0f turns -0 into +0
-        m[r * 3 + 1] = c1[r] + 0.0f;
-        m[r * 3 + 2] = c2[r] + 0.0f;
-    }
-    return true;
-}
-
 class BinaryReader {
 public:
     BinaryReader(const std::uint8_t *data, std::size_t size, const ReadOptions &options)
@@ -508,7 +490,7 @@ private:
                 } else {
                     for (float &f : out[i].rotation) f = r.f32le();
                 }
-            } else if (!RotationFromId(id, out[i].rotation)) {
+            } else if (!bin::RotationFromId(id, out[i].rotation)) {
                 r.failAt(at, "invalid CFrame rotation id 0x" + Hex(id));
             }
         }

@@ -2,6 +2,8 @@
 // tags and Terrain material colours. Decoders never throw: a blob that does not parse stays raw.
 #include "importers/roblox_model/blobs.hpp"
 
+#include "importers/roblox_model/binary_primitives.hpp"
+
 #include <array>
 #include <cstring>
 
@@ -43,25 +45,6 @@ template <typename T> void Put(std::string &out, T v) {
 void PutString(std::string &out, std::string_view s) {
     Put(out, static_cast<std::uint32_t>(s.size()));
     out.append(s);
-}
-
-// The rotation of a CFrame rotation id (§2.5): columns c0, c1 from the id, c2 = c0 × c1, row-major.
-bool RotationFromId(std::uint8_t id, std::array<float, 9> &rotation) {
-    if (id < 1) return false;
-    const int a0 = (id - 1) / 6;
-    const int a1 = (id - 1) % 6;
-    if (a0 > 5 || a0 % 3 == a1 % 3) return false;
-    float c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
-    c0[a0 % 3] = a0 < 3 ? 1.0f : -1.0f;
-    c1[a1 % 3] = a1 < 3 ? 1.0f : -1.0f;
-    const float c2[3] = {c0[1] * c1[2] - c0[2] * c1[1], c0[2] * c1[0] - c0[0] * c1[2], c0[0] * c1[1] - c0[1] * c1[0]};
-    for (int r = 0; r < 3; ++r) {
-        // `+ 0.0f` turns the -0 of the cross product into +0, as the reference's table has it.
-        rotation[r * 3 + 0] = c0[r] + 0.0f;
-        rotation[r * 3 + 1] = c1[r] + 0.0f;
-        rotation[r * 3 + 2] = c2[r] + 0.0f;
-    }
-    return true;
 }
 
 bool SameBits(const std::array<float, 9> &a, const std::array<float, 9> &b) {
@@ -160,7 +143,7 @@ bool DecodeValue(Cursor &c, Attribute &a) {
         if (!c.read(cf.position.x) || !c.read(cf.position.y) || !c.read(cf.position.z) || !c.read(id)) return false;
         if (id == 0) {
             if (!ReadF32s(c, cf.rotation.data(), 9)) return false;
-        } else if (!RotationFromId(id, cf.rotation)) {
+        } else if (!bin::RotationFromId(id, cf.rotation)) {
             return false;
         }
         a.cframeRotationId = id;
@@ -287,7 +270,8 @@ void EncodeValue(std::string &out, const Attribute &a) {
         // Repeat the id that was read only while it still describes the matrix exactly; otherwise the
         // nine floats, which are always valid.
         std::array<float, 9> fromId{};
-        if (a.cframeRotationId != 0 && RotationFromId(a.cframeRotationId, fromId) && SameBits(fromId, cf.rotation)) {
+        if (a.cframeRotationId != 0 && bin::RotationFromId(a.cframeRotationId, fromId) &&
+            SameBits(fromId, cf.rotation)) {
             Put(out, a.cframeRotationId);
         } else {
             Put(out, std::uint8_t(0));
