@@ -316,8 +316,11 @@ void BuildSkinned(RobloxMesh &mesh, const BuildInput &input, const std::vector<c
 
 // Whether the FACS blob parses and names only bones of the skeleton (§14.5); `why` says what failed.
 bool FacsUsable(const Facs &facs, const std::vector<BoneInput> &bones, std::string &why) {
+    // Parsed once: the scene's metadata reader already did it (Facs::parsed); parse here only without that.
     std::string error;
-    const std::optional<FacsData> parsed = ParseFacs(facs.blob, &error);
+    std::optional<FacsData> reparsed;
+    if (!facs.parsed) reparsed = ParseFacs(facs.blob, &error);
+    const std::optional<FacsData> &parsed = facs.parsed ? facs.parsed : reparsed;
     if (!parsed) {
         why = "its data does not parse (" + error + ")";
         return false;
