@@ -19,6 +19,7 @@
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
+#include "support/rbx_compare.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>

@@ -7,6 +7,7 @@
 #include "common/compression.hpp"
 #include "common/error.hpp"
 #include "support/import_helpers.hpp"
+#include "support/rbx_compare.hpp"
 
 #include <gtest/gtest.h>
 

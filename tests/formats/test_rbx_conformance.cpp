@@ -8,6 +8,7 @@
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
 #include "support/import_helpers.hpp"
+#include "support/rbx_compare.hpp"
 #include "support/snap.hpp"
 
 #include <gtest/gtest.h>

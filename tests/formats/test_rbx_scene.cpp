@@ -11,6 +11,7 @@
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/value_text.hpp"
 #include "support/import_helpers.hpp"
+#include "support/rbx_compare.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/scene.h>

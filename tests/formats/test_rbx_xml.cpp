@@ -7,6 +7,7 @@
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
+#include "support/rbx_compare.hpp"
 
 #include <gtest/gtest.h>
 

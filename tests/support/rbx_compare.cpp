@@ -1,6 +1,6 @@
-// Structural comparison of two Roblox documents (dom.hpp CompareDocuments): used by the round-trip and
-// cross-format tests, so every difference is reported with a readable instance path and both values.
-#include "importers/roblox_model/dom.hpp"
+// Structural comparison of two Roblox documents (rbx_compare.hpp): used by the round-trip and cross-format
+// tests, so every difference is reported with a readable instance path and both values.
+#include "support/rbx_compare.hpp"
 
 #include "common/text_number.hpp"
 
