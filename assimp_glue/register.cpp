@@ -1,17 +1,17 @@
 // Registration of gamefmt's importers and exporters on an Assimp::Importer / Assimp::Exporter.
 #include "gamefmt/gamefmt.hpp"
 
-#include "fallback_importer.hpp"
+#include "assimp_glue/common/fallback_importer.hpp"
+#include "assimp_glue/redguard/exporter.hpp"
+#include "assimp_glue/redguard/importer.hpp"
+#include "assimp_glue/roblox_mesh/exporter.hpp"
+#include "assimp_glue/roblox_mesh/importer.hpp"
+#include "assimp_glue/roblox_model/exporter.hpp"
+#include "assimp_glue/roblox_model/importer.hpp"
+#include "assimp_glue/sl_mesh/exporter.hpp"
+#include "assimp_glue/sl_mesh/importer.hpp"
 #include "importers/redguard/detect.hpp"
 #include "importers/roblox_mesh/detect.hpp"
-#include "redguard_exporter.hpp"
-#include "redguard_importer.hpp"
-#include "roblox_mesh_exporter.hpp"
-#include "roblox_mesh_importer.hpp"
-#include "roblox_model_exporter.hpp"
-#include "roblox_model_importer.hpp"
-#include "sl_mesh_exporter.hpp"
-#include "sl_mesh_importer.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>

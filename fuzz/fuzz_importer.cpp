@@ -3,7 +3,7 @@
 // alone through gamefmt's streamed glTF node writer too (what `gamefmt export` uses for them).
 // Only gamefmt's loaders are registered, so every input exercises our code (and no finding belongs to a
 // built-in importer that merely shares the extension).
-#include "assimp_glue/gltf_nodes.hpp"
+#include "assimp_glue/gltf/nodes.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/BaseImporter.h>

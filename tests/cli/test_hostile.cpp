@@ -4,7 +4,7 @@
 #include "cli/run_cli.hpp"
 #include "export_formats.hpp"
 
-#include "assimp_glue/import_guard.hpp"
+#include "assimp_glue/common/import_guard.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 #include "support/log_capture.hpp"

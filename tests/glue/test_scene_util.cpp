@@ -1,5 +1,5 @@
 // Scene helpers: aiString safety, unique names, materials, metadata.
-#include "assimp_glue/scene_util.hpp"
+#include "assimp_glue/common/scene_util.hpp"
 
 #include <assimp/commonMetaData.h>
 #include <gtest/gtest.h>

@@ -5,7 +5,7 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
-#include "assimp_glue/roblox_model_scene.hpp"
+#include "assimp_glue/roblox_model/scene.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/value_text.hpp"

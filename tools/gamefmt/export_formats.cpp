@@ -1,8 +1,8 @@
 // Export format listing and lookup.
 #include "export_formats.hpp"
 
-#include "assimp_glue/gltf_nodes.hpp"
-#include "assimp_glue/roblox_model_exporter.hpp"
+#include "assimp_glue/gltf/nodes.hpp"
+#include "assimp_glue/roblox_model/exporter.hpp"
 #include "common/ascii.hpp"
 
 #include <assimp/DefaultIOSystem.h>

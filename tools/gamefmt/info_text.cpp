@@ -3,7 +3,7 @@
 #include "options.hpp"
 #include "scene_stats.hpp"
 
-#include "assimp_glue/roblox_model_scene.hpp"
+#include "assimp_glue/roblox_model/scene.hpp"
 #include "importers/roblox_model/dom.hpp"
 
 #include <assimp/commonMetaData.h>

@@ -1,0 +1,158 @@
+// Helpers every importer and exporter uses to build or read an aiScene by the scene contract
+// (assimp-integration.md §7): safe aiStrings, unique node names, materials with both base and diffuse
+// colour, exact-size arrays, metadata, logging, matrix conversion.
+#pragma once
+
+#include "common/math.hpp"
+
+#include <assimp/material.h>
+#include <assimp/matrix4x4.h>
+#include <assimp/metadata.h>
+#include <assimp/scene.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace gamefmt::glue {
+
+// aiString holds at most 1023 bytes and fails validation on embedded NULs: NULs become U+FFFD, invalid
+// UTF-8 becomes U+FFFD, and the text is cut at a UTF-8 boundary to fit (never silently dropped).
+std::string SanitizeForAiString(std::string_view text);
+aiString ToAiString(std::string_view text);
+
+// Scene-wide unique node names: the first "Name" stays, later ones become "Name.1", "Name.2", ...
+// (skipping any name already taken).
+class UniqueNames {
+public:
+    std::string Make(std::string_view wanted);
+    bool Taken(const std::string &name) const { return mUsed.count(name) != 0; }
+
+private:
+    std::unordered_map<std::string, unsigned> mUsed; // name -> next suffix to try
+};
+
+// A new[]-allocated copy Assimp will own (null for an empty vector, as validation demands).
+template <typename T> T *CopyToNewArray(const std::vector<T> &v) {
+    if (v.empty()) return nullptr;
+    T *out = new T[v.size()];
+    for (std::size_t i = 0; i < v.size(); ++i) out[i] = v[i];
+    return out;
+}
+
+// A material named `name` with `color` in both AI_MATKEY_BASE_COLOR and AI_MATKEY_COLOR_DIFFUSE.
+aiMaterial *MakeMaterial(std::string_view name, const aiColor4D &color);
+
+// Sets SourceAsset_Format and SourceAsset_FormatVersion on the scene (creating its metadata).
+void SetSourceAsset(aiScene *scene, std::string_view format, std::string_view version);
+
+// Collects typed key/value pairs, then builds an aiMetadata of exactly that size (the 5.2.5 types only).
+class MetadataBuilder {
+public:
+    void Add(std::string_view key, bool v);
+    void Add(std::string_view key, std::int32_t v);
+    void Add(std::string_view key, std::uint64_t v);
+    void Add(std::string_view key, float v);
+    void Add(std::string_view key, double v);
+    void Add(std::string_view key, std::string_view v);
+    void Add(std::string_view key, const char *v) { Add(key, std::string_view(v)); }
+    void Add(std::string_view key, const aiVector3D &v);
+    void Add(std::string_view key, MetadataBuilder &&nested);
+    // A text longer than kMaxChunk bytes as nested metadata {size, parts, p0000, p0001, ...}.
+    void AddLongText(std::string_view key, std::string_view text);
+    static constexpr std::size_t kMaxChunk = 1000;
+
+    bool empty() const { return mEntries.empty(); }
+    aiMetadata *Build() const; // caller owns; null when empty
+    // Appends the entries to an existing aiMetadata (or creates it) on `target`.
+    void MergeInto(aiMetadata *&target) const;
+
+private:
+    struct Entry {
+        std::string key;
+        aiMetadataType type = AI_BOOL;
+        bool b = false;
+        std::int32_t i = 0;
+        std::uint64_t u = 0;
+        float f = 0;
+        double d = 0;
+        std::string s;
+        aiVector3D v;
+        std::vector<Entry> nested;
+    };
+    static Entry MakeEntry(std::string_view key, aiMetadataType type);
+    static void Fill(aiMetadata *md, unsigned index, const Entry &e);
+    std::vector<Entry> mEntries;
+};
+
+// An integer metadata value stored as INT32 or UINT64 (UINT64 above INT64_MAX saturates); nullopt when the key is
+// absent or holds another type.
+std::optional<std::int64_t> GetMetadataInt(const aiMetadata *md, std::string_view key);
+
+// Reads back a text stored with MetadataBuilder::AddLongText (or a plain aiString). False when absent.
+bool GetLongText(const aiMetadata *md, const std::string &key, std::string &out);
+
+// Forwards to Assimp's DefaultLogger (a no-op NullLogger when the application installed none).
+void LogWarn(const std::string &message);
+void LogInfo(const std::string &message);
+void LogDebug(const std::string &message);
+
+// Collects an exporter's warnings for its caller and sends each distinct one to Assimp's logger once,
+// prefixed with `logPrefix` (e.g. "Roblox mesh export: ").
+class WarningSink {
+public:
+    WarningSink(std::vector<std::string> &sink, std::string logPrefix) : mSink(sink), mPrefix(std::move(logPrefix)) {}
+    void Add(const std::string &text) {
+        if (!mSeen.insert(text).second) return;
+        mSink.push_back(text);
+        LogWarn(mPrefix + text);
+    }
+
+private:
+    std::vector<std::string> &mSink;
+    std::string mPrefix;
+    std::unordered_set<std::string> mSeen;
+};
+
+inline aiMatrix4x4 ToAi(const Mat4 &m) {
+    return aiMatrix4x4(m.m[0][0], m.m[0][1], m.m[0][2], m.m[0][3], m.m[1][0], m.m[1][1], m.m[1][2], m.m[1][3],
+                       m.m[2][0], m.m[2][1], m.m[2][2], m.m[2][3], m.m[3][0], m.m[3][1], m.m[3][2], m.m[3][3]);
+}
+inline Mat4 FromAi(const aiMatrix4x4 &a) {
+    Mat4 m;
+    const float v[16] = {a.a1, a.a2, a.a3, a.a4, a.b1, a.b2, a.b3, a.b4,
+                         a.c1, a.c2, a.c3, a.c4, a.d1, a.d2, a.d3, a.d4};
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c) m.m[r][c] = v[r * 4 + c];
+    return m;
+}
+
+// Visits every node under `root` once (a node listed twice is skipped), depth-first in pre-order, without
+// recursion: a hostile or generated scene may be very deep. `visit(node, parentGlobal, parentState)` returns
+// the node's own (global, state), which its children receive; the walk starts from (rootGlobal, rootState).
+template <typename Matrix, typename State, typename Visit>
+void WalkNodes(const aiNode *root, const Matrix &rootGlobal, const State &rootState, Visit &&visit) {
+    struct Item {
+        const aiNode *node;
+        Matrix parentGlobal;
+        State parentState;
+    };
+    std::unordered_set<const aiNode *> seen;
+    std::vector<Item> stack{{root, rootGlobal, rootState}};
+    while (!stack.empty()) {
+        const Item item = std::move(stack.back());
+        stack.pop_back();
+        if (item.node == nullptr || !seen.insert(item.node).second) continue;
+        const std::pair<Matrix, State> own = visit(*item.node, item.parentGlobal, item.parentState);
+        // Children pushed in reverse so that they are visited in order.
+        for (unsigned i = item.node->mNumChildren; i-- > 0;)
+            stack.push_back({item.node->mChildren[i], own.first, own.second});
+    }
+}
+
+} // namespace gamefmt::glue

@@ -1,0 +1,317 @@
+// The Redguard importer: bytes through the IOSystem -> model or ROB archive (codecs) -> aiScene, with the side
+// files (banks, palette, external .3DC) looked up through the same IOSystem (redguard-3d.md §12).
+#include "assimp_glue/redguard/importer.hpp"
+
+#include "assimp_glue/common/io_util.hpp"
+#include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/redguard/scene.hpp"
+#include "common/ascii.hpp"
+#include "common/error.hpp"
+#include "gamefmt/config.hpp"
+#include "importers/redguard/detect.hpp"
+#include "importers/redguard/model.hpp"
+#include "importers/redguard/rob.hpp"
+#include "importers/redguard/texbsi.hpp"
+
+#include <assimp/IOSystem.hpp>
+#include <assimp/Importer.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace gamefmt::glue {
+namespace {
+
+constexpr const char *kMagicName = "$$$___magic___$$$";
+constexpr const char *kExpected = "\"v2.6\", \"v2.7\", \"v4.0\", \"v5.0\" or \"OARC\"";
+
+void Warn(const std::string &message) {
+    LogWarn(std::string(redguard::kFormatName) + ": " + message);
+}
+
+std::string Upper(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return s;
+}
+std::size_t LastSeparator(const std::string &path) {
+    return path.find_last_of("/\\");
+}
+
+// "a/b/c.3d" -> "a/b"; "c.3d" -> "" (the current folder).
+std::string DirectoryOf(const std::string &path) {
+    const std::size_t at = LastSeparator(path);
+    if (at == std::string::npos) return {};
+    return at == 0 ? path.substr(0, 1) : path.substr(0, at);
+}
+std::string FileNameOf(const std::string &path) {
+    const std::size_t at = LastSeparator(path);
+    return at == std::string::npos ? path : path.substr(at + 1);
+}
+std::string StemOf(const std::string &path) {
+    const std::string name = FileNameOf(path);
+    const std::size_t dot = name.find_last_of('.');
+    return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+std::string Join(const std::string &dir, const std::string &name) {
+    if (dir.empty()) return name;
+    const char last = dir.back();
+    return last == '/' || last == '\\' ? dir + name : dir + "/" + name;
+}
+// The folder holding `dir` ("" = current folder).
+std::string ParentOf(const std::string &dir) {
+    if (dir.empty() || dir == ".") return "..";
+    const std::size_t at = LastSeparator(dir);
+    if (at == std::string::npos) return {};
+    return at == 0 ? dir.substr(0, 1) : dir.substr(0, at);
+}
+
+bool IsMagic(const std::string &file) {
+    return FileNameOf(file).rfind(kMagicName, 0) == 0;
+}
+
+// Side-file lookup and caching for one import. Every file is opened through the IOSystem.
+class SideFileResolver {
+public:
+    SideFileResolver(Assimp::IOSystem *io, const std::string &modelFile, const std::string &assetDir)
+        : mIo(io), mModelDir(DirectoryOf(modelFile)) {
+        // §12: the asset folder, the model's folder, its sibling fxart/ (either case).
+        std::vector<std::string> dirs;
+        if (!assetDir.empty()) dirs.push_back(assetDir);
+        dirs.push_back(mModelDir);
+        const std::string parent = ParentOf(mModelDir);
+        dirs.push_back(Join(parent, "fxart"));
+        dirs.push_back(Join(parent, "FXART"));
+        for (const std::string &d : dirs)
+            if (std::find(mDirs.begin(), mDirs.end(), d) == mDirs.end()) mDirs.push_back(d);
+    }
+
+    // The first existing `name` (as given, UPPER, lower) in `dirs`; nullopt when none.
+    std::optional<std::string> Find(const std::string &name, const std::vector<std::string> &dirs) const {
+        for (const std::string &dir : dirs)
+            for (const std::string &variant : {name, Upper(name), AsciiLower(name)}) {
+                const std::string path = Join(dir, variant);
+                if (Exists(path)) return path;
+            }
+        return std::nullopt;
+    }
+    std::optional<std::string> Find(const std::string &name) const { return Find(name, mDirs); }
+
+    bool Exists(const std::string &path) const {
+        try {
+            return mIo != nullptr && mIo->Exists(path.c_str());
+        } catch (...) {
+            return false;
+        }
+    }
+
+    std::vector<std::uint8_t> Read(const std::string &path) const { return ReadAll(mIo, path, redguard::kFormatName); }
+
+    const redguard::TexBank *Bank(unsigned number) {
+        const auto cached = mBanks.find(number);
+        if (cached != mBanks.end()) return cached->second ? &*cached->second : nullptr;
+        std::optional<redguard::TexBank> bank;
+        char name[32];
+        std::snprintf(name, sizeof(name), "TEXBSI.%03u", number);
+        const std::optional<std::string> path = Find(name);
+        if (!path) {
+            Warn(std::string(name) + " not found (searched " + SearchedText() +
+                 "); its materials stay untextured (set GAMEFMT_RG_ASSET_DIR)");
+        } else {
+            try {
+                const std::vector<std::uint8_t> bytes = Read(*path);
+                bank = redguard::ReadTexBsi(bytes.data(), bytes.size());
+                for (const std::string &w : bank->warnings) Warn(*path + ": " + w);
+            } catch (const std::exception &e) {
+                Warn(*path + " cannot be read: " + e.what() + "; its materials stay untextured");
+                bank.reset();
+            }
+        }
+        const auto inserted = mBanks.emplace(number, std::move(bank)).first;
+        return inserted->second ? &*inserted->second : nullptr;
+    }
+
+    std::optional<std::pair<std::string, std::vector<std::uint8_t>>> ExternalModel(const std::string &segment) {
+        const std::optional<std::string> path = Find(segment + ".3DC");
+        if (!path) return std::nullopt;
+        try {
+            return std::make_pair(*path, Read(*path));
+        } catch (const std::exception &e) {
+            Warn(*path + " cannot be read: " + e.what());
+            return std::nullopt;
+        }
+    }
+
+    // §12: GAMEFMT_RG_PALETTE (a path or a stem), <stem>.COL beside the model, else none (grey ramp).
+    std::optional<redguard::Palette> Palette(const std::string &option, const std::string &modelStem) {
+        std::vector<std::string> candidates;
+        if (!option.empty()) {
+            const bool isPath =
+                LastSeparator(option) != std::string::npos || FileNameOf(option).find('.') != std::string::npos;
+            std::optional<std::string> path;
+            if (isPath && Exists(option)) path = option;
+            if (!path) path = Find(isPath ? FileNameOf(option) : option + ".COL");
+            // A palette the user named is required: guessing colours silently is worse than stopping.
+            if (!path)
+                throw FormatError(redguard::kFormatName,
+                                  "palette \"" + Quote(option) +
+                                      "\" (GAMEFMT_RG_PALETTE, --rg-palette) not found (searched " + SearchedText() +
+                                      "); fix the name or leave the option out");
+            return LoadRequired(*path);
+        }
+        if (!modelStem.empty()) {
+            if (const std::optional<std::string> path = Find(modelStem + ".COL", {mModelDir}))
+                if (auto palette = Load(*path)) return palette;
+        }
+        Warn("no palette found: solid colours use a grey ramp and textures are not embedded (set GAMEFMT_RG_PALETTE "
+             "to the scene's .COL)");
+        return std::nullopt;
+    }
+
+    // GAMEFMT_RG_ASSET_DIR, when set, must exist.
+    void RequireAssetDir(const std::string &assetDir) const {
+        if (assetDir.empty()) return;
+        std::error_code ec;
+        if (Exists(assetDir) || std::filesystem::is_directory(assetDir, ec)) return;
+        throw FormatError(redguard::kFormatName, "asset folder \"" + Quote(assetDir) +
+                                                     "\" (GAMEFMT_RG_ASSET_DIR, --rg-assets) does not exist");
+    }
+
+private:
+    static std::string Quote(const std::string &text) {
+        return SanitizeForAiString(std::string_view(text).substr(0, 200));
+    }
+
+    // The palette at `path`, its reader's warnings logged; throws what the read or the reader throws.
+    redguard::Palette ReadPaletteFile(const std::string &path) const {
+        const std::vector<std::uint8_t> bytes = Read(path);
+        std::vector<std::string> warnings;
+        redguard::Palette palette = redguard::ReadPalette(bytes.data(), bytes.size(), &warnings);
+        for (const std::string &w : warnings) Warn(path + ": " + w);
+        return palette;
+    }
+
+    redguard::Palette LoadRequired(const std::string &path) const {
+        try {
+            return ReadPaletteFile(path);
+        } catch (const std::exception &e) {
+            throw FormatError(redguard::kFormatName,
+                              "palette " + Quote(path) + " (GAMEFMT_RG_PALETTE) cannot be read: " + e.what());
+        }
+    }
+
+    std::optional<redguard::Palette> Load(const std::string &path) const {
+        try {
+            return ReadPaletteFile(path);
+        } catch (const std::exception &e) {
+            Warn("palette " + path + " cannot be read: " + e.what());
+            return std::nullopt;
+        }
+    }
+
+    std::string SearchedText() const {
+        std::string out;
+        for (const std::string &d : mDirs)
+            out += (out.empty() ? "'" : ", '") + (d.empty() ? std::string(".") : d) + "'";
+        return out;
+    }
+
+    Assimp::IOSystem *mIo;
+    std::string mModelDir;
+    std::vector<std::string> mDirs;
+    std::map<unsigned, std::optional<redguard::TexBank>> mBanks;
+};
+
+} // namespace
+
+const aiImporterDesc &RedguardImporter::Description() {
+    static const aiImporterDesc desc = {
+        "gamefmt Redguard model",
+        "gamefmt",
+        "gamefmt",
+        "The Elder Scrolls Adventures: Redguard .3d/.3dc models (v2.6, v2.7, v4.0, v5.0) and .rob archives, with "
+        "TEXBSI textures and .COL palettes",
+        aiImporterFlags_SupportBinaryFlavour,
+        0,
+        0,
+        0,
+        0,
+        "3d 3dc rob"};
+    return desc;
+}
+
+bool RedguardImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
+    // ReadHead never throws and returns nothing for a missing file or a null IOSystem.
+    const std::vector<std::uint8_t> head = ReadHead(io, file, redguard::kSignatureBytes);
+    return redguard::Detect(head.data(), head.size()) != redguard::FileKind::None;
+}
+
+void RedguardImporter::SetupProperties(const Assimp::Importer *importer) {
+    mLimits = ReadImportLimits(importer);
+    mAssetDir = importer->GetPropertyString(GAMEFMT_RG_ASSET_DIR, "");
+    mPalette = importer->GetPropertyString(GAMEFMT_RG_PALETTE, "");
+    mScale = importer->GetPropertyFloat(GAMEFMT_RG_SCALE, 1.0f);
+    mFps = importer->GetPropertyFloat(GAMEFMT_RG_FPS, 12.0f);
+    mIncludeFrame0 = importer->GetPropertyBool(GAMEFMT_RG_INCLUDE_FRAME0, false);
+    mBaseFrame = importer->GetPropertyInteger(GAMEFMT_RG_BASE_FRAME, 0);
+    mFallbackTexSize = importer->GetPropertyInteger(GAMEFMT_RG_FALLBACK_TEX_SIZE, 256);
+}
+
+void RedguardImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {
+    // Assimp skips CanRead when ours is the only loader claiming the extension (.3dc, .rob), so check again.
+    const std::vector<std::uint8_t> bytes = ReadAll(io, file, redguard::kFormatName);
+    const redguard::FileKind kind = redguard::Detect(bytes.data(), bytes.size());
+    if (kind == redguard::FileKind::None)
+        throw FormatError(redguard::kFormatName,
+                          std::string("not a Redguard model or ROB archive: expected ") + kExpected, 0);
+
+    RedguardSceneOptions options;
+    options.scale = mScale;
+    if (!std::isfinite(mScale) || mScale == 0.0f) {
+        Warn("GAMEFMT_RG_SCALE must be a finite non-zero number; using 1");
+        options.scale = 1.0;
+    }
+    options.fps = mFps;
+    if (!std::isfinite(mFps) || mFps <= 0.0f) {
+        Warn("GAMEFMT_RG_FPS must be positive; using 12");
+        options.fps = 12.0;
+    }
+    options.includeFrame0 = mIncludeFrame0;
+    options.baseFrame = mBaseFrame;
+    options.fallbackTexSize = mFallbackTexSize;
+    if (mFallbackTexSize <= 0 || mFallbackTexSize > 65536) {
+        Warn("GAMEFMT_RG_FALLBACK_TEX_SIZE must be 1-65536; using 256");
+        options.fallbackTexSize = 256;
+    }
+
+    const bool magic = IsMagic(file);
+    const std::string fileName = magic ? std::string() : FileNameOf(file);
+    const std::string stem = magic ? std::string() : StemOf(file);
+
+    SideFileResolver resolver(io, file, mAssetDir);
+    resolver.RequireAssetDir(mAssetDir);
+    const std::optional<redguard::Palette> palette = resolver.Palette(mPalette, stem);
+    RedguardSideFiles side;
+    side.palette = palette ? &*palette : nullptr;
+    side.paletteConfigured = !mPalette.empty();
+    side.bank = [&resolver](unsigned number) { return resolver.Bank(number); };
+    side.externalModel = [&resolver](const std::string &name) { return resolver.ExternalModel(name); };
+
+    if (kind == redguard::FileKind::Model) {
+        const redguard::RG3DModel model = redguard::ReadModel(bytes.data(), bytes.size());
+        BuildRedguardModelScene(model, fileName.empty() ? "Redguard" : fileName, stem.empty() ? "model" : stem, options,
+                                side, scene);
+    } else {
+        const redguard::RobArchive rob = redguard::ReadRob(bytes.data(), bytes.size());
+        BuildRedguardRobScene(rob, bytes.data(), bytes.size(), fileName.empty() ? "Redguard" : fileName, options, side,
+                              scene);
+    }
+    FinishImportedScene(scene, redguard::kFormatName, mLimits);
+}
+
+} // namespace gamefmt::glue

@@ -1,0 +1,63 @@
+// The Roblox model/place importer: signature, options, then the codec and the scene builder. The document
+// model is only touched through roblox_model_scene.hpp's import helper.
+#include "assimp_glue/roblox_model/importer.hpp"
+
+#include "assimp_glue/common/io_util.hpp"
+#include "assimp_glue/roblox_model/scene.hpp"
+#include "common/error.hpp"
+#include "gamefmt/config.hpp"
+#include "importers/roblox_model/detect.hpp"
+#include "importers/roblox_model/reader.hpp"
+
+#include <assimp/Importer.hpp>
+
+namespace gamefmt::glue {
+
+const aiImporterDesc &RobloxModelImporter::Description() {
+    static const aiImporterDesc desc = {
+        "gamefmt Roblox model/place",
+        "gamefmt",
+        "gamefmt",
+        "Roblox binary and XML models and places: the instance tree with every property in node metadata "
+        "(geometry pending: scenes are INCOMPLETE)",
+        aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour |
+            aiImporterFlags_SupportCompressedFlavour,
+        0,
+        0,
+        0,
+        0,
+        "rbxm rbxl rbxmx rbxlx"};
+    return desc;
+}
+
+bool RobloxModelImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
+    const std::vector<std::uint8_t> head = ReadHead(io, file, rbx::kSignatureBytes);
+    return rbx::Detect(head.data(), head.size()) != rbx::Encoding::None;
+}
+
+void RobloxModelImporter::SetupProperties(const Assimp::Importer *importer) {
+    const int mib = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_DECOMPRESSED, 1024);
+    mMaxDecompressed = mib > 0 ? std::uint64_t(mib) << 20 : std::uint64_t(1024) << 20;
+    const int instances = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_INSTANCES, 0);
+    mMaxInstances = instances > 0 ? std::size_t(instances) : rbx::ReadOptions::kDefaultMaxInstances;
+    mLimits = ReadImportLimits(importer);
+    mNodeProperties = importer->GetPropertyBool(GAMEFMT_RBX_NODE_PROPERTIES, false);
+}
+
+void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {
+    // Assimp skips CanRead when ours is the only loader claiming the extension, so check again.
+    const std::vector<std::uint8_t> bytes = ReadAll(io, file, "Roblox model");
+    if (rbx::Detect(bytes.data(), bytes.size()) == rbx::Encoding::None)
+        throw FormatError("Roblox model",
+                          "not a Roblox model file: expected \"<roblox!\" (binary) or \"<roblox \" (XML)", 0);
+    rbx::ReadOptions read;
+    read.maxDecompressed = mMaxDecompressed;
+    read.maxInstances = mMaxInstances;
+    RobloxSceneOptions options;
+    options.maxDepth = mLimits.maxNodeDepth;
+    options.nodeProperties = mNodeProperties;
+    ImportRobloxModel(bytes.data(), bytes.size(), read, options, scene);
+    FinishImportedScene(scene, rbx::kFormatName, mLimits);
+}
+
+} // namespace gamefmt::glue

@@ -1,0 +1,580 @@
+// Roblox document ⇄ aiScene: the node tree with metadata and CFrame transforms (roblox-model.md §5.1), and
+// the document rebuilt from that metadata for export (§6, "DOM round trip").
+#include "assimp_glue/roblox_model/scene.hpp"
+
+#include "assimp_glue/common/scene_util.hpp"
+#include "common/base64.hpp"
+#include "common/error.hpp"
+#include "common/text_number.hpp"
+#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/value_text.hpp"
+#include "importers/roblox_model/writer.hpp"
+
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace gamefmt::glue {
+namespace {
+
+using rbx::Document;
+using rbx::Instance;
+using rbx::kNoInstance;
+
+[[noreturn]] void Fail(const std::string &message) {
+    throw FormatError(rbx::kFormatName, message);
+}
+
+// Cuts `text` into pieces of at most kRbxMaxMetadataText bytes, never inside a UTF-8 sequence (base64
+// and valid UTF-8 are the only texts split here, so a boundary is always near).
+std::vector<std::string_view> SplitUtf8(std::string_view text) {
+    std::vector<std::string_view> parts;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        std::size_t end = std::min(text.size(), pos + kRbxMaxMetadataText);
+        if (end < text.size()) {
+            std::size_t cut = end;
+            while (cut > pos && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+            if (cut > pos) end = cut;
+        }
+        parts.push_back(text.substr(pos, end - pos));
+        pos = end;
+    }
+    return parts;
+}
+
+// Adds `key` = `text`, or the split form: `key` = prefix + "#<k>" and `key#0` ... `key#k-1` (the parts
+// hold the text after `prefix`).
+void AddSplit(MetadataBuilder &md, const std::string &key, std::string_view prefix, std::string_view text) {
+    if (prefix.size() + text.size() <= kRbxMaxMetadataText) {
+        std::string whole(prefix);
+        whole += text;
+        md.Add(key, whole);
+        return;
+    }
+    const std::vector<std::string_view> parts = SplitUtf8(text);
+    md.Add(key, std::string(prefix) + "#" + std::to_string(parts.size()));
+    for (std::size_t i = 0; i < parts.size(); ++i) md.Add(key + "#" + std::to_string(i), parts[i]);
+}
+
+bool IsWorldFramed(const std::string &className) {
+    return className != "Attachment" && className != "Bone";
+}
+
+// The instance's own CFrame (property "CFrame" of type CFrame), if any.
+const rbx::CFrame *OwnCFrame(const Document &doc, const Instance &inst, std::uint32_t cframeName) {
+    if (cframeName == kNoInstance) return nullptr;
+    const rbx::Property *p = inst.find(cframeName);
+    if (p == nullptr || (p->value.type != rbx::Type::CFrame && p->value.type != rbx::Type::CFrameQuat)) return nullptr;
+    (void)doc;
+    return std::get_if<rbx::CFrame>(&p->value.data);
+}
+
+// A rigid matrix from a CFrame: rotation re-orthonormalised when it drifts by more than 1e-4 (and the
+// identity when it is not finite or degenerate); the raw values stay in rbx.props.
+aiMatrix4x4 RigidMatrix(const rbx::CFrame &cf) {
+    const auto &r = cf.rotation;
+    aiVector3D c0(r[0], r[3], r[6]), c1(r[1], r[4], r[7]), c2(r[2], r[5], r[8]);
+    bool finite = true;
+    for (float v : r) finite = finite && std::isfinite(v);
+    float drift = 0;
+    if (finite) {
+        const float d[6] = {c0 * c0 - 1, c1 * c1 - 1, c2 * c2 - 1, c0 * c1, c0 * c2, c1 * c2};
+        for (float v : d) drift = std::max(drift, std::fabs(v));
+        const float det = c0 * (c1 ^ c2);
+        if (det < 0) drift = std::max(drift, 2.0f);
+    }
+    if (!finite) {
+        c0 = {1, 0, 0};
+        c1 = {0, 1, 0};
+        c2 = {0, 0, 1};
+    } else if (drift > 1e-4f) {
+        // Gram-Schmidt from the right and up vectors; a degenerate frame becomes the identity.
+        if (c0.Length() < 1e-12f) c0 = {1, 0, 0};
+        c0.Normalize();
+        c1 = c1 - c0 * (c0 * c1);
+        if (c1.Length() < 1e-6f) c1 = std::fabs(c0.x) < 0.9f ? aiVector3D(1, 0, 0) ^ c0 : aiVector3D(0, 1, 0) ^ c0;
+        c1.Normalize();
+        c2 = c0 ^ c1;
+    }
+    const float px = std::isfinite(cf.position.x) ? cf.position.x : 0.0f;
+    const float py = std::isfinite(cf.position.y) ? cf.position.y : 0.0f;
+    const float pz = std::isfinite(cf.position.z) ? cf.position.z : 0.0f;
+    return aiMatrix4x4(c0.x, c1.x, c2.x, px, c0.y, c1.y, c2.y, py, c0.z, c1.z, c2.z, pz, 0, 0, 0, 1);
+}
+
+// The inverse of a rigid matrix (rotation transposed).
+aiMatrix4x4 RigidInverse(const aiMatrix4x4 &m) {
+    aiMatrix4x4 inv(m.a1, m.b1, m.c1, 0, m.a2, m.b2, m.c2, 0, m.a3, m.b3, m.c3, 0, 0, 0, 0, 1);
+    inv.a4 = -(inv.a1 * m.a4 + inv.a2 * m.b4 + inv.a3 * m.c4);
+    inv.b4 = -(inv.b1 * m.a4 + inv.b2 * m.b4 + inv.b3 * m.c4);
+    inv.c4 = -(inv.c1 * m.a4 + inv.c2 * m.b4 + inv.c3 * m.c4);
+    return inv;
+}
+
+// Places hold a Workspace at the top; models may carry services too (a saved Lighting), so isService alone
+// does not decide.
+bool IsPlace(const Document &doc) {
+    for (std::uint32_t r : doc.roots)
+        if (r < doc.instances.size() && doc.className(doc.instances[r]) == "Workspace") return true;
+    return false;
+}
+
+const aiString *GetString(const aiMetadata &md, const char *key) {
+    for (unsigned i = 0; i < md.mNumProperties; ++i)
+        if (md.mValues[i].mType == AI_AISTRING && std::strcmp(md.mKeys[i].C_Str(), key) == 0)
+            return static_cast<const aiString *>(md.mValues[i].mData);
+    return nullptr;
+}
+
+// "<prefix>#<k>" → k (prefix = anything up to and including the first ':', or nothing).
+bool SplitMarker(std::string_view value, std::size_t &prefixLen, std::uint32_t &count) {
+    const std::size_t colon = value.find(':');
+    prefixLen = colon == std::string_view::npos ? 0 : colon + 1;
+    if (value.size() < prefixLen + 2 || value[prefixLen] != '#') return false;
+    return ParseUInt32(value.substr(prefixLen + 1), count);
+}
+
+// Reads a flat metadata block (a property bag or the scene's), joining split values. Calls
+// fn(key, text) in order, skipping the part entries.
+template <typename Fn> void ForEachJoined(const aiMetadata &md, Fn &&fn) {
+    std::unordered_map<std::string_view, unsigned> index;
+    index.reserve(md.mNumProperties);
+    for (unsigned i = 0; i < md.mNumProperties; ++i)
+        index.emplace(std::string_view(md.mKeys[i].C_Str(), md.mKeys[i].length), i);
+    auto text = [&](unsigned i) -> std::string_view {
+        if (md.mValues[i].mType != AI_AISTRING) return {};
+        const auto *s = static_cast<const aiString *>(md.mValues[i].mData);
+        return std::string_view(s->C_Str(), s->length);
+    };
+    // Part entries ("name#i") of values that really are split are not values of their own.
+    std::vector<bool> isPart(md.mNumProperties, false);
+    std::vector<std::string> joined(md.mNumProperties);
+    std::vector<bool> isJoined(md.mNumProperties, false);
+    for (unsigned i = 0; i < md.mNumProperties; ++i) {
+        std::size_t prefixLen = 0;
+        std::uint32_t count = 0;
+        const std::string_view value = text(i);
+        if (md.mValues[i].mType != AI_AISTRING || !SplitMarker(value, prefixLen, count)) continue;
+        const std::string key(md.mKeys[i].C_Str(), md.mKeys[i].length);
+        std::vector<unsigned> parts;
+        parts.reserve(count);
+        for (std::uint32_t k = 0; k < count; ++k) {
+            const std::string partKey = key + "#" + std::to_string(k);
+            const auto it = index.find(partKey);
+            if (it == index.end() || md.mValues[it->second].mType != AI_AISTRING) break;
+            parts.push_back(it->second);
+        }
+        if (parts.size() != count) continue; // a plain value that happens to look like a marker
+        std::string whole(value.substr(0, prefixLen));
+        for (unsigned p : parts) {
+            whole += text(p);
+            isPart[p] = true;
+        }
+        joined[i] = std::move(whole);
+        isJoined[i] = true;
+    }
+    for (unsigned i = 0; i < md.mNumProperties; ++i) {
+        if (isPart[i]) continue;
+        const std::string_view key(md.mKeys[i].C_Str(), md.mKeys[i].length);
+        if (isJoined[i])
+            fn(key, std::string_view(joined[i]), md.mValues[i]);
+        else
+            fn(key, text(i), md.mValues[i]);
+    }
+}
+
+// Visits the instances reachable from the roots in document pre-order (the order nodes are made), each once:
+// fn(index, parentIndex or kNoInstance, depth with top-level = 1). Iterative: the file controls the depth.
+template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn) {
+    struct Item {
+        std::uint32_t index;
+        std::uint32_t parent;
+        std::size_t depth;
+    };
+    const std::size_t n = doc.instances.size();
+    std::vector<bool> visited(n, false);
+    std::vector<Item> stack;
+    for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it) stack.push_back({*it, kNoInstance, 1});
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        if (item.index >= n || visited[item.index]) continue; // cycles are the reader's to report
+        visited[item.index] = true;
+        fn(item.index, item.parent, item.depth);
+        const Instance &inst = doc.instances[item.index];
+        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c)
+            stack.push_back({*c, item.index, item.depth + 1});
+    }
+}
+
+// The name an instance's node starts from: its Name (or class), valid UTF-8, cut to 1000 bytes so that the
+// ".N" UniqueNames adds still fits an aiString (1023 bytes): DocumentFromScene must find the same name.
+std::string WantedNodeName(const Document &doc, const Instance &inst) {
+    std::string name = SanitizeForAiString(inst.name.empty() ? doc.className(inst) : inst.name);
+    constexpr std::size_t kMaxBase = 1000;
+    if (name.size() > kMaxBase) {
+        std::size_t cut = kMaxBase;
+        while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+        name.resize(cut);
+    }
+    return name;
+}
+
+// The node name of every instance (empty for those not in the tree), as BuildRobloxModelScene gives them:
+// unique in the scene, "DataModel" taken by the root. DocumentFromScene finds instances by these names.
+std::vector<std::string> InstanceNodeNames(const Document &doc, UniqueNames &names) {
+    std::vector<std::string> out(doc.instances.size());
+    ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t, std::size_t) {
+        const Instance &inst = doc.instances[index];
+        out[index] = names.Make(WantedNodeName(doc, inst));
+    });
+    return out;
+}
+
+// The per-node property bag (GAMEFMT_RBX_NODE_PROPERTIES): rbx.ClassName, rbx.Name, rbx.Referent,
+// rbx.service and one rbx.props.<name> entry per property.
+aiMetadata *NodeProperties(const Document &doc, std::uint32_t index) {
+    const Instance &inst = doc.instances[index];
+    MetadataBuilder md;
+    md.Add(kRbxClassName, doc.className(inst));
+    md.Add(kRbxName, SanitizeForAiString(inst.name));
+    md.Add(kRbxReferent, SanitizeForAiString(rbx::ReferentText(doc, index)));
+    if (inst.isService) md.Add(kRbxService, true);
+    for (const rbx::Property &p : inst.properties) {
+        const std::string text = rbx::FormatValue(doc, p.value);
+        const std::size_t colon = text.find(':');
+        AddSplit(md, kRbxPropPrefix + doc.names.str(p.name), std::string_view(text).substr(0, colon + 1),
+                 std::string_view(text).substr(colon + 1));
+    }
+    return md.Build();
+}
+
+} // namespace
+
+bool GetSplitText(const aiMetadata &md, const std::string &key, std::string &out) {
+    bool found = false;
+    ForEachJoined(md, [&](std::string_view k, std::string_view text, const aiMetadataEntry &e) {
+        if (!found && e.mType == AI_AISTRING && k == key) {
+            out = std::string(text);
+            found = true;
+        }
+    });
+    return found;
+}
+
+void ForEachSplitText(const aiMetadata &md, const std::function<void(std::string_view, std::string_view)> &fn) {
+    ForEachJoined(md, [&](std::string_view key, std::string_view text, const aiMetadataEntry &) { fn(key, text); });
+}
+
+void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxSceneOptions &options) {
+    for (const std::string &w : doc.warnings) LogWarn(std::string(rbx::kFormatName) + ": " + w);
+
+    const std::size_t n = doc.instances.size();
+    UniqueNames names;
+    scene->mRootNode = new aiNode();
+    scene->mRootNode->mName = aiString(std::string(names.Make("DataModel")));
+
+    const std::optional<std::uint32_t> cframeId = doc.names.find("CFrame");
+    const std::uint32_t cframeName = cframeId ? *cframeId : kNoInstance;
+
+    std::vector<aiNode *> nodes(n, nullptr);
+    std::vector<aiMatrix4x4> world(n); // frame of each instance (inherited when it has none)
+    std::vector<std::vector<aiNode *>> childLists(n);
+    std::vector<aiNode *> rootChildren;
+    std::size_t reached = 0;
+    ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t parent, std::size_t depth) {
+        const Instance &inst = doc.instances[index];
+        const std::string &className = doc.className(inst);
+        if (depth > options.maxDepth) {
+            // Nothing is linked under the root yet: free what was built, then refuse.
+            for (aiNode *built : nodes) delete built;
+            Fail("instance " + QuoteText(rbx::ReferentText(doc, index)) + " (" + QuoteText(className) + " '" +
+                 QuoteText(inst.name) + "') is " + std::to_string(depth) +
+                 " levels below the root, deeper than the limit of " + std::to_string(options.maxDepth) +
+                 " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
+        }
+        ++reached;
+        auto *node = new aiNode();
+        nodes[index] = node;
+        node->mName = ToAiString(names.Make(WantedNodeName(doc, inst)));
+        node->mParent = parent == kNoInstance ? scene->mRootNode : nodes[parent];
+        (parent == kNoInstance ? rootChildren : childLists[parent]).push_back(node);
+
+        // Frames: BasePart-like CFrames are world space; Attachment/Bone are relative to the parent frame.
+        const aiMatrix4x4 parentWorld = parent == kNoInstance ? aiMatrix4x4() : world[parent];
+        world[index] = parentWorld;
+        if (const rbx::CFrame *cf = OwnCFrame(doc, inst, cframeName)) {
+            const aiMatrix4x4 own = RigidMatrix(*cf);
+            world[index] = IsWorldFramed(className) ? own : parentWorld * own;
+            node->mTransformation = RigidInverse(parentWorld) * world[index];
+        }
+        if (options.nodeProperties) node->mMetaData = NodeProperties(doc, index);
+    });
+    for (std::size_t i = 0; i < n; ++i) {
+        if (nodes[i] == nullptr || childLists[i].empty()) continue;
+        nodes[i]->mNumChildren = static_cast<unsigned>(childLists[i].size());
+        nodes[i]->mChildren = CopyToNewArray(childLists[i]);
+    }
+    if (reached != n)
+        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - reached) +
+                " instance(s) not reachable from the top level were left out of the node tree");
+    scene->mRootNode->mNumChildren = static_cast<unsigned>(rootChildren.size());
+    scene->mRootNode->mChildren = CopyToNewArray(rootChildren);
+
+    // Geometry arrives with a later issue: nodes only, no meshes, no materials.
+    scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+
+    MetadataBuilder sm;
+    sm.Add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
+    // The instances themselves travel as the file they came from (or, for a document built in memory, its
+    // XML form, which keeps a property that only some instances of a class carry): ~2.8 bytes of metadata
+    // per file byte instead of ~2 KB per property.
+    if (options.source != nullptr) {
+        AddSplit(sm, kRbxSource, "", Base64Encode(options.source, options.sourceSize));
+    } else {
+        const std::string xml = rbx::WriteXml(doc);
+        AddSplit(sm, kRbxSource, "", Base64Encode(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size()));
+    }
+    sm.Add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
+    for (const auto &[key, value] : doc.meta) AddSplit(sm, "rbx.meta." + key, "", value);
+    // Undecoded PROPs, unknown chunks and unknown XML elements are in rbx.source; DocumentFromScene still
+    // reads rbx.raw.<n> / rbx.xmlraw.<n> entries from scenes made without it.
+    sm.MergeInto(scene->mMetaData);
+    SetSourceAsset(scene, IsPlace(doc) ? kRbxPlaceFormat : kRbxModelFormat,
+                   doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
+}
+
+void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &readOptions,
+                       const RobloxSceneOptions &sceneOptions, aiScene *scene) {
+    const Document doc = rbx::ReadDocument(data, size, readOptions);
+    RobloxSceneOptions options = sceneOptions;
+    options.source = data;
+    options.sourceSize = size;
+    BuildRobloxModelScene(doc, scene, options);
+}
+
+bool IsRobloxModelScene(const aiScene &scene) {
+    if (scene.mRootNode == nullptr) return false;
+    if (scene.mMetaData != nullptr && GetString(*scene.mMetaData, kRbxSource) != nullptr) return true;
+    std::vector<const aiNode *> stack{scene.mRootNode};
+    while (!stack.empty()) {
+        const aiNode *node = stack.back();
+        stack.pop_back();
+        if (node->mMetaData != nullptr && GetString(*node->mMetaData, kRbxClassName) != nullptr) return true;
+        for (unsigned i = 0; i < node->mNumChildren; ++i) stack.push_back(node->mChildren[i]);
+    }
+    return false;
+}
+
+namespace {
+
+// The source document brought in line with the node tree: an instance is kept when a node still carries
+// its node name (BuildRobloxModelScene's), under the nearest kept ancestor, children in node order; nodes
+// that name no instance (added, or renamed) are passed through, their children attached above. Instances
+// whose nodes are gone are dropped and Refs to them become null. An untouched tree gives the source as read.
+void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
+    UniqueNames names;
+    (void)names.Make("DataModel");
+    const std::vector<std::string> nodeNames = InstanceNodeNames(source, names);
+    std::unordered_map<std::string_view, std::uint32_t> byName;
+    byName.reserve(nodeNames.size());
+    for (std::uint32_t i = 0; i < nodeNames.size(); ++i)
+        if (!nodeNames[i].empty()) byName.emplace(nodeNames[i], i);
+
+    const std::size_t n = source.instances.size();
+    std::vector<std::uint32_t> order;     // kept source indices in node pre-order
+    std::vector<std::uint32_t> newParent; // per kept (new index): new parent index or kNoInstance
+    std::vector<std::uint32_t> newIndex(n, kNoInstance);
+    struct Item {
+        const aiNode *node;
+        std::uint32_t parent; // new index of the nearest kept ancestor
+    };
+    std::vector<Item> stack;
+    for (unsigned i = scene.mRootNode->mNumChildren; i-- > 0;)
+        stack.push_back({scene.mRootNode->mChildren[i], kNoInstance});
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        std::uint32_t self = item.parent;
+        const auto found = byName.find(std::string_view(item.node->mName.C_Str(), item.node->mName.length));
+        if (found != byName.end() && newIndex[found->second] == kNoInstance) {
+            self = static_cast<std::uint32_t>(order.size());
+            newIndex[found->second] = self;
+            order.push_back(found->second);
+            newParent.push_back(item.parent);
+        }
+        for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], self});
+    }
+    if (order.empty()) Fail("no node of the scene names an instance of its rbx.source document");
+
+    // Unchanged: the same instances under the same parents in the same order as the source's tree.
+    bool unchanged = true;
+    std::size_t k = 0;
+    ForEachInTreeOrder(source, [&](std::uint32_t index, std::uint32_t parent, std::size_t) {
+        if (!unchanged) return;
+        if (k >= order.size() || order[k] != index ||
+            (newParent[k] == kNoInstance ? parent != kNoInstance
+                                         : parent == kNoInstance || order[newParent[k]] != parent))
+            unchanged = false;
+        ++k;
+    });
+    if (unchanged && k == order.size()) {
+        out = std::move(source);
+        return;
+    }
+
+    out = std::move(source);
+    std::vector<Instance> kept;
+    kept.reserve(order.size());
+    for (std::uint32_t s : order) kept.push_back(std::move(out.instances[s]));
+    out.instances = std::move(kept);
+    out.roots.clear();
+    for (std::uint32_t i = 0; i < out.instances.size(); ++i) {
+        Instance &inst = out.instances[i];
+        inst.children.clear();
+        inst.parent = newParent[i];
+        for (rbx::Property &p : inst.properties)
+            if (auto *ref = std::get_if<rbx::RefValue>(&p.value.data); ref != nullptr && ref->target != kNoInstance)
+                ref->target = ref->target < n ? newIndex[ref->target] : kNoInstance;
+    }
+    for (std::uint32_t i = 0; i < out.instances.size(); ++i)
+        (newParent[i] == kNoInstance ? out.roots : out.instances[newParent[i]].children).push_back(i);
+}
+
+} // namespace
+
+void DocumentFromScene(const aiScene &scene, Document &doc) {
+    if (scene.mRootNode == nullptr) Fail("the scene has no root node");
+    std::string sourceText;
+    if (scene.mMetaData != nullptr && GetSplitText(*scene.mMetaData, kRbxSource, sourceText)) {
+        const std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(sourceText);
+        if (!bytes) Fail("malformed " + std::string(kRbxSource) + " (not base64)");
+        rbx::ReadOptions options;
+        options.maxInstances = std::numeric_limits<std::uint32_t>::max(); // it was imported already
+        Document source = rbx::ReadDocument(bytes->data(), bytes->size(), options);
+        const rbx::Encoding read = source.sourceEncoding;
+        ReconcileWithNodes(scene, source, doc);
+        doc.sourceEncoding = read;
+        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
+            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
+        return;
+    }
+    if (scene.mMetaData != nullptr) {
+        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
+            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
+    }
+
+    // Pass 1: the tree. Nodes without rbx.ClassName (generated geometry) are skipped; their children
+    // attach to the nearest instance above.
+    struct Item {
+        const aiNode *node;
+        std::uint32_t parent;
+    };
+    std::vector<std::pair<std::uint32_t, const aiMetadata *>> bags;
+    std::unordered_map<std::string, std::uint32_t> referents;
+    std::vector<Item> stack{{scene.mRootNode, kNoInstance}};
+    while (!stack.empty()) {
+        const Item item = stack.back();
+        stack.pop_back();
+        std::uint32_t self = item.parent;
+        const aiMetadata *md = item.node->mMetaData;
+        const aiString *cls = md != nullptr ? GetString(*md, kRbxClassName) : nullptr;
+        if (cls != nullptr) {
+            const aiString *name = GetString(*md, kRbxName);
+            self = doc.addInstance(cls->C_Str(), name != nullptr ? name->C_Str() : item.node->mName.C_Str());
+            doc.setParent(self, item.parent);
+            Instance &inst = doc.instances[self];
+            if (const aiString *ref = GetString(*md, kRbxReferent)) {
+                referents.emplace(ref->C_Str(), self);
+                // "@<index>" names an instance that had no referent in its file.
+                if (ref->length > 0 && ref->C_Str()[0] != '@') inst.referent = ref->C_Str();
+            }
+            bool service = false;
+            if (md->Get(kRbxService, service)) inst.isService = service;
+            bags.emplace_back(self, md);
+        }
+        for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], self});
+    }
+    if (doc.instances.empty()) Fail("the scene has no node with rbx.ClassName metadata");
+
+    // Pass 2: the properties, now that every Ref target exists.
+    rbx::ValueParser parser(doc, [&](std::string_view referent) {
+        const auto it = referents.find(std::string(referent));
+        return it == referents.end() ? kNoInstance : it->second;
+    });
+    for (const auto &bag : bags) {
+        // Named copies: C++17 lambdas cannot capture structured bindings (clang rejects it).
+        const auto index = bag.first;
+        const auto *props = bag.second;
+        if (props == nullptr) continue;
+        ForEachJoined(*props, [&](std::string_view fullKey, std::string_view text, const aiMetadataEntry &e) {
+            const std::string_view prefix(kRbxPropPrefix);
+            if (fullKey.substr(0, prefix.size()) != prefix) return;
+            const std::string_view key = fullKey.substr(prefix.size());
+            if (e.mType != AI_AISTRING)
+                Fail("property '" + std::string(key) + "' of instance '" + doc.instances[index].name +
+                     "' is not a string");
+            rbx::Property p;
+            p.name = doc.names.intern(key);
+            try {
+                p.value = parser.Parse(text);
+            } catch (const FormatError &err) {
+                Fail("instance '" + doc.instances[index].name + "', property '" + std::string(key) +
+                     "': " + err.message());
+            }
+            doc.instances[index].properties.push_back(std::move(p));
+        });
+    }
+
+    // Scene-level entries: META, raw PROPs and chunks, unknown XML top-level elements.
+    if (scene.mMetaData == nullptr) return;
+    ForEachJoined(*scene.mMetaData, [&](std::string_view key, std::string_view text, const aiMetadataEntry &e) {
+        if (e.mType != AI_AISTRING) return;
+        if (key.substr(0, 9) == "rbx.meta.") {
+            doc.meta.emplace_back(std::string(key.substr(9)), std::string(text));
+        } else if (key.substr(0, 8) == "rbx.raw.") {
+            std::vector<std::string_view> f;
+            std::size_t pos = 0;
+            while (true) {
+                const std::size_t bar = text.find('|', pos);
+                f.push_back(text.substr(pos, bar == std::string_view::npos ? bar : bar - pos));
+                if (bar == std::string_view::npos) break;
+                pos = bar + 1;
+            }
+            const std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(f.back());
+            if (!bytes || (f.size() != 3 && f.size() != 4)) Fail("malformed " + std::string(key));
+            std::uint32_t number = 0;
+            if (f.size() == 4) {
+                rbx::RawProperty p;
+                p.className = std::string(f[0]);
+                p.propertyName = std::string(f[1]);
+                if (!ParseUInt32(f[2], number) || number > 255) Fail("malformed type id in " + std::string(key));
+                p.type = static_cast<std::uint8_t>(number);
+                p.body = *bytes;
+                doc.rawProperties.push_back(std::move(p));
+            } else {
+                rbx::RawChunk c;
+                c.name = std::string(f[0]);
+                if (!ParseUInt32(f[1], number)) Fail("malformed chunk position in " + std::string(key));
+                c.position = number;
+                c.data = *bytes;
+                doc.unknownChunks.push_back(std::move(c));
+            }
+        } else if (key.substr(0, 11) == "rbx.xmlraw.") {
+            const std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(text);
+            if (!bytes) Fail("malformed " + std::string(key));
+            doc.xmlUnknownTopLevel.emplace_back(bytes->begin(), bytes->end());
+        }
+    });
+}
+
+} // namespace gamefmt::glue
