@@ -48,11 +48,10 @@ std::vector<std::uint8_t> ToBinaryStl(const HeightField &h) {
 
 std::vector<std::uint8_t> ToBinaryPly(const HeightField &h) {
     ByteWriter w;
-    const std::string header = "ply\nformat binary_little_endian 1.0\nelement vertex " +
-                               std::to_string(h.vertexCount()) +
-                               "\nproperty float x\nproperty float y\nproperty float z\nelement face " +
-                               std::to_string(h.triangleCount()) +
-                               "\nproperty list uchar int vertex_indices\nend_header\n";
+    const std::string header =
+        "ply\nformat binary_little_endian 1.0\nelement vertex " + std::to_string(h.vertexCount()) +
+        "\nproperty float x\nproperty float y\nproperty float z\nelement face " + std::to_string(h.triangleCount()) +
+        "\nproperty list uchar int vertex_indices\nend_header\n";
     w.reserve(header.size() + h.positions.size() * 4 + h.triangleCount() * 13);
     w.string(header);
     for (float f : h.positions) w.f32le(f);

@@ -11,7 +11,9 @@
 namespace gamefmt {
 
 std::string Base64Encode(const std::uint8_t *data, std::size_t size);
-inline std::string Base64Encode(const std::vector<std::uint8_t> &bytes) { return Base64Encode(bytes.data(), bytes.size()); }
+inline std::string Base64Encode(const std::vector<std::uint8_t> &bytes) {
+    return Base64Encode(bytes.data(), bytes.size());
+}
 
 // nullopt on a character outside the alphabet, bad padding or a length that is not a multiple of 4.
 std::optional<std::vector<std::uint8_t>> Base64Decode(std::string_view text);

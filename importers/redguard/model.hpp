@@ -18,7 +18,9 @@ inline constexpr const char *kFormatName = "Redguard 3D";
 
 enum class Version : std::uint8_t { V26, V27, V40, V50 };
 const char *VersionString(Version version); // "v2.6", "v2.7", "v4.0", "v5.0"
-inline bool IsV2(Version v) { return v == Version::V26 || v == Version::V27; }
+inline bool IsV2(Version v) {
+    return v == Version::V26 || v == Version::V27;
+}
 
 using Int3 = std::array<std::int32_t, 3>;
 
@@ -31,16 +33,16 @@ struct FaceVertex {
 };
 
 struct Face {
-    std::uint8_t texHi = 0;      // the opaque byte at +1, preserved
-    std::uint32_t texture = 0;   // v4/v5: the u32 texture value; v2.x: the u16 value
-    std::uint32_t unused = 0;    // v4/v5 +6 (u32), v2.x +4 (u32); 0 in real files
+    std::uint8_t texHi = 0;          // the opaque byte at +1, preserved
+    std::uint32_t texture = 0;       // v4/v5: the u32 texture value; v2.x: the u16 value
+    std::uint32_t unused = 0;        // v4/v5 +6 (u32), v2.x +4 (u32); 0 in real files
     std::vector<FaceVertex> corners; // 3-255
     bool operator==(const Face &o) const;
 };
 
 // Section4 (§8): sub-object groups.
 struct Section4Ref {
-    std::uint32_t faceOffset = 0;    // model-relative offset of the face record
+    std::uint32_t faceOffset = 0; // model-relative offset of the face record
     std::uint16_t faceIndexTimes4 = 0;
     bool operator==(const Section4Ref &o) const {
         return faceOffset == o.faceOffset && faceIndexTimes4 == o.faceIndexTimes4;
@@ -69,7 +71,7 @@ struct RG3DModel {
     std::uint32_t radius = 0;    // 0x0C, raw units
     std::uint32_t frameType = 0; // frame record 0's +0x0C (0 static, 2, 4, 8; §7)
 
-    std::vector<std::int32_t> vertices;    // base pose, 3 per vertex, raw (1/256 unit), +Y down
+    std::vector<std::int32_t> vertices; // base pose, 3 per vertex, raw (1/256 unit), +Y down
     std::vector<Face> faces;
     std::vector<std::int32_t> faceNormals; // base pose, 3 per face
 
@@ -101,10 +103,10 @@ struct RG3DModel {
 struct TextureRef {
     enum class Kind : std::uint8_t { Solid, Texture, Invalid };
     Kind kind = Kind::Invalid;
-    std::uint8_t colour = 0;   // Solid: palette index
-    std::uint8_t lowByte = 0;  // Solid v4/v5: the low byte LL of 0xFFF0_CC_LL (kept)
-    std::uint16_t bank = 0;    // Texture: TEXBSI bank number (0-599)
-    std::uint16_t image = 0;   // Texture: image index (0-999; v2 0-127)
+    std::uint8_t colour = 0;  // Solid: palette index
+    std::uint8_t lowByte = 0; // Solid v4/v5: the low byte LL of 0xFFF0_CC_LL (kept)
+    std::uint16_t bank = 0;   // Texture: TEXBSI bank number (0-599)
+    std::uint16_t image = 0;  // Texture: image index (0-999; v2 0-127)
 };
 
 // Decodes a face's texture value for its version (§4): v4/v5 solid iff (raw >> 20) == 0xFFF, else base-40;

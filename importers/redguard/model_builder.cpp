@@ -145,7 +145,8 @@ std::optional<std::uint32_t> TextureFromName(const std::string &name) {
             ParseUnsigned(t.substr(underscore + 1), 999, b))
             return EncodeBase40(a, b);
     }
-    if (t.rfind("color", 0) == 0 && ParseUnsigned(t.substr(5), 255, a)) return EncodeSolid(static_cast<std::uint8_t>(a));
+    if (t.rfind("color", 0) == 0 && ParseUnsigned(t.substr(5), 255, a))
+        return EncodeSolid(static_cast<std::uint8_t>(a));
     return std::nullopt;
 }
 
@@ -231,8 +232,9 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
         std::sort(sorted.begin(), sorted.end());
         if (input.faceOrder.size() == input.polygons.size() &&
             std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {
-            std::stable_sort(order.begin(), order.end(),
-                             [&input](std::size_t a, std::size_t b) { return input.faceOrder[a] < input.faceOrder[b]; });
+            std::stable_sort(order.begin(), order.end(), [&input](std::size_t a, std::size_t b) {
+                return input.faceOrder[a] < input.faceOrder[b];
+            });
             ordered = true;
         } else {
             warnings.push_back("rg.face_order does not match the polygons (" + std::to_string(input.faceOrder.size()) +
@@ -353,7 +355,8 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
         } else {
             const bool solidDefault = (options.defaultTexture >> 20) == 0xFFFu;
             if (solidDefault && options.palette && material.diffuse)
-                face.texture = EncodeSolid(static_cast<std::uint8_t>(NearestPaletteEntry(*options.palette, *material.diffuse)));
+                face.texture =
+                    EncodeSolid(static_cast<std::uint8_t>(NearestPaletteEntry(*options.palette, *material.diffuse)));
             else
                 face.texture = options.defaultTexture;
         }
@@ -404,7 +407,8 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
     }
     // A stored radius a little above the computed one is the file's own (5 real models round instead of
     // flooring); far from it, the geometry was edited or rescaled and the stored value is stale.
-    if (input.radius && *input.radius >= radius && std::uint64_t(*input.radius) <= std::uint64_t(radius) + 1 + radius / 16)
+    if (input.radius && *input.radius >= radius &&
+        std::uint64_t(*input.radius) <= std::uint64_t(radius) + 1 + radius / 16)
         radius = *input.radius;
     model.radius = radius;
     model.header[9] = input.header24;
@@ -477,7 +481,8 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
                 }
                 groups.push_back(std::move(mapped));
             }
-            if (dropped) warnings.push_back("rg.section4 names faces the scene does not have: those references are dropped");
+            if (dropped)
+                warnings.push_back("rg.section4 names faces the scene does not have: those references are dropped");
         } else {
             BuildSection4Group all;
             all.faces.resize(nf);
@@ -485,7 +490,8 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
             groups.push_back(std::move(all));
         }
         if (nf > 0xFFFFu / 4) {
-            warnings.push_back("more than 16383 faces: Section4 cannot reference them (u16 face index·4) and is omitted");
+            warnings.push_back(
+                "more than 16383 faces: Section4 cannot reference them (u16 face index·4) and is omitted");
             groups.clear();
         }
         // A stored Section4 of zero groups stays present (offset set, count 0), as the file had it.
@@ -525,9 +531,10 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
                 out.opaque = *group.opaque;
             } else {
                 for (int i = 0; i < 3; ++i)
-                    out.opaque[i] = out.radius > 0 ? static_cast<float>(std::sqrt(3.0) * (double(hi[i] - lo[i]) / 2.0) /
-                                                                        double(out.radius))
-                                                   : 1.0f;
+                    out.opaque[i] =
+                        out.radius > 0
+                            ? static_cast<float>(std::sqrt(3.0) * (double(hi[i] - lo[i]) / 2.0) / double(out.radius))
+                            : 1.0f;
             }
             for (std::uint32_t f : group.faces) out.refs.push_back({faceOffsets[f], static_cast<std::uint16_t>(4 * f)});
             model.section4.push_back(std::move(out));

@@ -8,8 +8,8 @@
 #include "common/error.hpp"
 
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -69,9 +69,8 @@ void CheckModel(const RG3DModel &model) {
             Fail("frame " + std::to_string(k + 1) + " has " + std::to_string(model.frames[k].positions.size() / 3) +
                  " positions for " + std::to_string(nv) + " vertices");
         if (model.frames[k].faceNormals.size() != model.faceNormals.size())
-            Fail("frame " + std::to_string(k + 1) + " has " +
-                 std::to_string(model.frames[k].faceNormals.size() / 3) + " face normals for " + std::to_string(nf) +
-                 " faces");
+            Fail("frame " + std::to_string(k + 1) + " has " + std::to_string(model.frames[k].faceNormals.size() / 3) +
+                 " face normals for " + std::to_string(nf) + " faces");
     }
 }
 
@@ -282,9 +281,9 @@ std::vector<std::uint8_t> WriteAnimated(const RG3DModel &model, std::vector<std:
             for (std::size_t i = 0; i < model.vertices.size(); ++i)
                 w.i16le(static_cast<std::int16_t>(std::int64_t(model.vertices[i]) - frame.positions[i]));
             for (std::size_t f = 0; f < nf; ++f)
-                w.u32le(PackNormal({frame.faceNormals[3 * f], frame.faceNormals[3 * f + 1],
-                                    frame.faceNormals[3 * f + 2]}) &
-                        0x3FFFFFFFu);
+                w.u32le(
+                    PackNormal({frame.faceNormals[3 * f], frame.faceNormals[3 * f + 1], frame.faceNormals[3 * f + 2]}) &
+                    0x3FFFFFFFu);
         } else {
             WriteInts(w, frame.positions);
             WriteInts(w, frame.faceNormals);

@@ -13,15 +13,15 @@
 namespace gamefmt::redguard {
 
 struct TexImage {
-    std::string name;          // e.g. "D76019" (record name, up to 9 bytes, NUL removed)
+    std::string name; // e.g. "D76019" (record name, up to 9 bytes, NUL removed)
     std::int16_t xOffset = 0, yOffset = 0;
     std::int16_t width = 0, height = 0;
     std::uint8_t hasCmap = 0, exportFlags = 0;
     std::int16_t frameCount = 1, delayMs = 0;
-    std::uint16_t texScale = 0; // 8.8; not part of UV normalisation
-    std::int16_t encoding = 0;  // 0 raw, 4 row table
-    bool animated = false;      // IFHD present or frameCount > 1
-    std::vector<std::uint8_t> pixels; // frame 0: width*height palette indices, row-major, row 0 first
+    std::uint16_t texScale = 0;                        // 8.8; not part of UV normalisation
+    std::int16_t encoding = 0;                         // 0 raw, 4 row table
+    bool animated = false;                             // IFHD present or frameCount > 1
+    std::vector<std::uint8_t> pixels;                  // frame 0: width*height palette indices, row-major, row 0 first
     std::optional<std::array<std::uint8_t, 768>> cmap; // animated images' own palette
 };
 

@@ -28,8 +28,8 @@ inline constexpr std::uint16_t kNoBone = 0xFFFF;
 struct Vertex {
     float px = 0, py = 0, pz = 0;
     float nx = 0, ny = 0, nz = 0;
-    float u = 0, v = 0;                                   // v top-down (file convention)
-    std::array<std::uint8_t, 4> tangent{0, 0, 0, 0};      // tx ty tz ts: t = b/127 - 1, w = ts >= 127 ? +1 : -1
+    float u = 0, v = 0;                                    // v top-down (file convention)
+    std::array<std::uint8_t, 4> tangent{0, 0, 0, 0};       // tx ty tz ts: t = b/127 - 1, w = ts >= 127 ? +1 : -1
     std::array<std::uint8_t, 4> color{255, 255, 255, 255}; // RGBA; white when the file has 36-byte vertices
 };
 
@@ -43,12 +43,12 @@ struct Envelope {
 };
 
 struct Bone {
-    std::uint32_t nameOffset = 0;    // into boneNames
-    std::uint16_t parent = kNoBone;  // kNoBone = root
+    std::uint32_t nameOffset = 0;   // into boneNames
+    std::uint16_t parent = kNoBone; // kNoBone = root
     std::uint16_t lodParent = kNoBone;
     float culling = 0;
     std::array<float, 9> rotation{1, 0, 0, 0, 1, 0, 0, 0, 1}; // world bind pose, R00 R01 R02 R10 ... R22
-    std::array<float, 3> position{0, 0, 0};                  // world bind position
+    std::array<float, 3> position{0, 0, 0};                   // world bind position
     std::string name;                                         // resolved through nameOffset
 };
 
@@ -63,9 +63,9 @@ struct Subset {
 struct QuantizedMatrix {
     std::uint16_t version = 2; // 1: raw f32 values; 2: min/max + u16
     std::uint32_t rows = 0, cols = 0;
-    float min = 0, max = 0;           // version 2
-    std::vector<std::uint16_t> q;     // version 2
-    std::vector<float> values;        // version 1 raw; version 2 dequantised (min + q*(max-min)/65535)
+    float min = 0, max = 0;       // version 2
+    std::vector<std::uint16_t> q; // version 2
+    std::vector<float> values;    // version 1 raw; version 2 dequantised (min + q*(max-min)/65535)
 };
 
 // The interpreted FACS blob. Present only when the blob parses cleanly.
@@ -80,9 +80,9 @@ struct FacsData {
 // The FACS blob as stored (v5: after the subsets, sized by the header; 6.00/7.00: the FACS chunk's
 // payload after its u32 size). Always kept raw for lossless writing.
 struct Facs {
-    std::uint32_t format = 1;         // 5.00 header facsDataFormat; 1 for chunked files
-    std::vector<std::uint8_t> blob;   // the blob, byte for byte
-    std::optional<FacsData> parsed;   // when the blob could be interpreted
+    std::uint32_t format = 1;       // 5.00 header facsDataFormat; 1 for chunked files
+    std::vector<std::uint8_t> blob; // the blob, byte for byte
+    std::optional<FacsData> parsed; // when the blob could be interpreted
 };
 
 struct Hsravis {
@@ -92,7 +92,7 @@ struct Hsravis {
 
 // A chunk of a 6.00/7.00 file that the reader does not interpret (kept and written back in place).
 struct RawChunk {
-    std::string tag;         // up to 8 ASCII bytes, NUL padding stripped
+    std::string tag; // up to 8 ASCII bytes, NUL padding stripped
     std::uint32_t version = 0;
     std::vector<std::uint8_t> payload;
 };

@@ -11,8 +11,8 @@
 namespace gamefmt::rbxmesh {
 
 struct WriteOptions {
-    std::string version;  // "" = mesh.version
-    bool draco = true;    // 7.00: COREMESH v2 (Draco) rather than v1; 6.00 always writes v1
+    std::string version; // "" = mesh.version
+    bool draco = true;   // 7.00: COREMESH v2 (Draco) rather than v1; 6.00 always writes v1
 };
 
 std::vector<std::uint8_t> WriteRobloxMesh(const RobloxMesh &mesh, const WriteOptions &options = {});

@@ -22,8 +22,8 @@ struct AttributeEnumItem {
 struct Attribute {
     std::string name;
     std::uint8_t type = 0;
-    Value value;                   // for every type but EnumItem
-    AttributeEnumItem enumItem;    // type 0x15
+    Value value;                       // for every type but EnumItem
+    AttributeEnumItem enumItem;        // type 0x15
     std::uint8_t cframeRotationId = 0; // type 0x14: the stored rotation id (0 = nine floats), so encoding is exact
 };
 

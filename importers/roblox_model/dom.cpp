@@ -5,41 +5,76 @@ namespace gamefmt::rbx {
 
 const char *TypeName(Type type) {
     switch (type) {
-    case Type::String: return "String";
-    case Type::Bool: return "Bool";
-    case Type::Int32: return "Int32";
-    case Type::Float32: return "Float32";
-    case Type::Float64: return "Float64";
-    case Type::UDim: return "UDim";
-    case Type::UDim2: return "UDim2";
-    case Type::Ray: return "Ray";
-    case Type::Faces: return "Faces";
-    case Type::Axes: return "Axes";
-    case Type::BrickColor: return "BrickColor";
-    case Type::Color3: return "Color3";
-    case Type::Vector2: return "Vector2";
-    case Type::Vector3: return "Vector3";
-    case Type::Vector2int16: return "Vector2int16";
-    case Type::CFrame: return "CFrame";
-    case Type::CFrameQuat: return "CFrameQuat";
-    case Type::Enum: return "Enum";
-    case Type::Ref: return "Ref";
-    case Type::Vector3int16: return "Vector3int16";
-    case Type::NumberSequence: return "NumberSequence";
-    case Type::ColorSequence: return "ColorSequence";
-    case Type::NumberRange: return "NumberRange";
-    case Type::Rect: return "Rect";
-    case Type::PhysicalProperties: return "PhysicalProperties";
-    case Type::Color3uint8: return "Color3uint8";
-    case Type::Int64: return "Int64";
-    case Type::SharedString: return "SharedString";
-    case Type::Bytecode: return "Bytecode";
-    case Type::OptionalCFrame: return "OptionalCFrame";
-    case Type::UniqueId: return "UniqueId";
-    case Type::Font: return "Font";
-    case Type::SecurityCapabilities: return "SecurityCapabilities";
-    case Type::Content: return "Content";
-    case Type::Unknown: return "Unknown";
+    case Type::String:
+        return "String";
+    case Type::Bool:
+        return "Bool";
+    case Type::Int32:
+        return "Int32";
+    case Type::Float32:
+        return "Float32";
+    case Type::Float64:
+        return "Float64";
+    case Type::UDim:
+        return "UDim";
+    case Type::UDim2:
+        return "UDim2";
+    case Type::Ray:
+        return "Ray";
+    case Type::Faces:
+        return "Faces";
+    case Type::Axes:
+        return "Axes";
+    case Type::BrickColor:
+        return "BrickColor";
+    case Type::Color3:
+        return "Color3";
+    case Type::Vector2:
+        return "Vector2";
+    case Type::Vector3:
+        return "Vector3";
+    case Type::Vector2int16:
+        return "Vector2int16";
+    case Type::CFrame:
+        return "CFrame";
+    case Type::CFrameQuat:
+        return "CFrameQuat";
+    case Type::Enum:
+        return "Enum";
+    case Type::Ref:
+        return "Ref";
+    case Type::Vector3int16:
+        return "Vector3int16";
+    case Type::NumberSequence:
+        return "NumberSequence";
+    case Type::ColorSequence:
+        return "ColorSequence";
+    case Type::NumberRange:
+        return "NumberRange";
+    case Type::Rect:
+        return "Rect";
+    case Type::PhysicalProperties:
+        return "PhysicalProperties";
+    case Type::Color3uint8:
+        return "Color3uint8";
+    case Type::Int64:
+        return "Int64";
+    case Type::SharedString:
+        return "SharedString";
+    case Type::Bytecode:
+        return "Bytecode";
+    case Type::OptionalCFrame:
+        return "OptionalCFrame";
+    case Type::UniqueId:
+        return "UniqueId";
+    case Type::Font:
+        return "Font";
+    case Type::SecurityCapabilities:
+        return "SecurityCapabilities";
+    case Type::Content:
+        return "Content";
+    case Type::Unknown:
+        return "Unknown";
     }
     return "Unknown";
 }
@@ -69,8 +104,10 @@ std::uint32_t Document::addInstance(std::string_view className, std::string_view
 
 void Document::setParent(std::uint32_t child, std::uint32_t parent) {
     instances[child].parent = parent;
-    if (parent == kNoInstance) roots.push_back(child);
-    else instances[parent].children.push_back(child);
+    if (parent == kNoInstance)
+        roots.push_back(child);
+    else
+        instances[parent].children.push_back(child);
 }
 
 const Property *Document::findProperty(const Instance &i, std::string_view name) const {

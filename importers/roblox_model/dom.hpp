@@ -192,11 +192,11 @@ struct UnknownValue {
                                     // XML: the element's inner XML, verbatim
 };
 
-using ValueData = std::variant<std::string, bool, std::int32_t, float, double, UDim, UDim2, Ray, Faces, Axes,
-                               BrickColor, Color3, Vector2, Vector3, Vector2int16, CFrame, EnumValue, RefValue,
-                               Vector3int16, NumberSequence, ColorSequence, NumberRange, Rect, PhysicalProperties,
-                               Color3uint8, Int64Value, SharedStringRef, Bytecode, OptionalCFrame, UniqueId, Font,
-                               SecurityCapabilities, Content, UnknownValue>;
+using ValueData =
+    std::variant<std::string, bool, std::int32_t, float, double, UDim, UDim2, Ray, Faces, Axes, BrickColor, Color3,
+                 Vector2, Vector3, Vector2int16, CFrame, EnumValue, RefValue, Vector3int16, NumberSequence,
+                 ColorSequence, NumberRange, Rect, PhysicalProperties, Color3uint8, Int64Value, SharedStringRef,
+                 Bytecode, OptionalCFrame, UniqueId, Font, SecurityCapabilities, Content, UnknownValue>;
 
 // How a String-typed value was spelled in XML, so XML → DOM → XML writes the same element.
 enum class XmlTag : std::uint8_t {
@@ -230,10 +230,10 @@ struct Property {
 };
 
 struct Instance {
-    std::uint32_t className = 0; // interned
-    std::string name;            // the Name property (routed here, never in `properties`)
-    std::string referent;        // binary: decimal referent; XML: the referent attribute ("" when absent)
-    bool isService = false;      // binary INST format 1 / service marker
+    std::uint32_t className = 0;    // interned
+    std::string name;               // the Name property (routed here, never in `properties`)
+    std::string referent;           // binary: decimal referent; XML: the referent attribute ("" when absent)
+    bool isService = false;         // binary INST format 1 / service marker
     std::uint8_t serviceMarker = 1; // the marker byte as stored (Studio writes 01; one real file has 00)
     std::uint32_t parent = kNoInstance;
     std::vector<std::uint32_t> children; // in file order
@@ -267,7 +267,7 @@ struct SharedStringEntry {
 
 // A binary chunk the reader does not interpret (or a SIGN chunk), kept raw.
 struct RawChunk {
-    std::string name; // 4 bytes, NUL padding stripped
+    std::string name;               // 4 bytes, NUL padding stripped
     std::vector<std::uint8_t> data; // decompressed body
     std::size_t position = 0;       // index of the chunk in the file's chunk sequence
 };
@@ -286,10 +286,10 @@ enum class Encoding : std::uint8_t { None, Binary, Xml };
 
 struct Document {
     Encoding sourceEncoding = Encoding::Binary;
-    NameTable names;                                         // class and property names
-    std::vector<Instance> instances;                         // binary: INST order; XML: document order
-    std::vector<std::uint32_t> roots;                        // top-level instances, in order
-    std::vector<std::pair<std::string, std::string>> meta;   // META / <Meta> entries, in order
+    NameTable names;                                       // class and property names
+    std::vector<Instance> instances;                       // binary: INST order; XML: document order
+    std::vector<std::uint32_t> roots;                      // top-level instances, in order
+    std::vector<std::pair<std::string, std::string>> meta; // META / <Meta> entries, in order
     std::vector<SharedStringEntry> sharedStrings;
     std::vector<RawChunk> unknownChunks;
     std::vector<RawProperty> rawProperties;

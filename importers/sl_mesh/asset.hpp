@@ -74,10 +74,10 @@ struct Domain2 {
 
 // One face (SL texture-entry slot) of a LOD block (§4).
 struct Face {
-    bool noGeometry = false;    // `NoGeometry` key present (the viewer tests presence only)
-    LLSD noGeometryValue;       // its value as stored (normally true), for lossless writing
+    bool noGeometry = false; // `NoGeometry` key present (the viewer tests presence only)
+    LLSD noGeometryValue;    // its value as stored (normally true), for lossless writing
 
-    std::vector<std::uint16_t> positions; // 3 per vertex
+    std::vector<std::uint16_t> positions;  // 3 per vertex
     std::optional<Domain3> positionDomain; // absent in the file -> nullopt (readers use ±0.5)
     std::vector<std::uint16_t> normals;    // 3 per vertex, or empty
     bool hasNormals = false;
@@ -105,9 +105,9 @@ struct Lod {
 // The skin block (§5).
 struct Skin {
     std::vector<std::string> jointNames;
-    std::vector<Matrix16> inverseBind;           // one per joint
-    std::optional<Matrix16> bindShape;           // absent -> identity
-    std::vector<Matrix16> altInverseBind;        // empty = absent
+    std::vector<Matrix16> inverseBind;    // one per joint
+    std::optional<Matrix16> bindShape;    // absent -> identity
+    std::vector<Matrix16> altInverseBind; // empty = absent
     bool hasAltInverseBind = false;
     std::optional<double> pelvisOffset;
     std::optional<bool> lockScaleIfJointPosition; // as stored (written only when present)
@@ -117,7 +117,7 @@ struct Skin {
 
 // The physics_convex block (§6).
 struct PhysicsConvex {
-    std::optional<Domain3> domain;        // Min/Max; absent -> ±0.5
+    std::optional<Domain3> domain; // Min/Max; absent -> ±0.5
     bool hasHullList = false;
     std::vector<std::uint8_t> hullList;   // point count per hull, 0 = 256
     std::vector<std::uint16_t> positions; // 3 per point, hulls concatenated
@@ -149,11 +149,11 @@ const char *LodKey(int level);
 
 // The .slm container (§7) the asset came from, when it came from one.
 struct SlmContainer {
-    std::size_t meshCount = 0;  // elements of `mesh`
-    std::size_t meshIndex = 0;  // the one this asset is
-    std::string name;           // `name`
+    std::size_t meshCount = 0; // elements of `mesh`
+    std::size_t meshIndex = 0; // the one this asset is
+    std::string name;          // `name`
     std::optional<std::int32_t> version;
-    LLSD instances;             // `instance` verbatim
+    LLSD instances; // `instance` verbatim
 };
 
 struct SLMeshAsset {
@@ -196,7 +196,7 @@ enum BlockMask : std::uint32_t {
 };
 
 struct ReadOptions {
-    std::uint32_t blocks = kBlockAll;                  // which blocks to inflate and decode
+    std::uint32_t blocks = kBlockAll;                   // which blocks to inflate and decode
     std::size_t maxInflatedBlock = 64u * 1024u * 1024u; // per block (§2)
     std::size_t slmMeshIndex = 0;                       // which `mesh` element of a .slm container
     // Real blocks hold at most a few thousand values (a 110-joint skin about 4,000): 65,536 keeps a hostile

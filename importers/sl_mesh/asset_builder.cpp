@@ -348,14 +348,14 @@ WorkFace SimplifyFace(const WorkFace &high, const WorkFace &above, std::size_t t
         return 4 * produced <= 5 * target; // within 1.25 x target: good enough
     };
     float error = 0;
-    if (consider(meshopt_simplify(dst.data(), high.indices.data(), count, high.positions.data(), n,
-                                  sizeof(float) * 3, target, 0.02f, meshopt_SimplifyLockBorder, &error)))
+    if (consider(meshopt_simplify(dst.data(), high.indices.data(), count, high.positions.data(), n, sizeof(float) * 3,
+                                  target, 0.02f, meshopt_SimplifyLockBorder, &error)))
         return Compact(high, best);
-    if (consider(meshopt_simplify(dst.data(), high.indices.data(), count, high.positions.data(), n,
-                                  sizeof(float) * 3, target, 1.0f, meshopt_SimplifyLockBorder, &error)))
+    if (consider(meshopt_simplify(dst.data(), high.indices.data(), count, high.positions.data(), n, sizeof(float) * 3,
+                                  target, 1.0f, meshopt_SimplifyLockBorder, &error)))
         return Compact(high, best);
-    consider(meshopt_simplifySloppy(dst.data(), high.indices.data(), count, high.positions.data(), n,
-                                    sizeof(float) * 3, target, 1.0f, &error));
+    consider(meshopt_simplifySloppy(dst.data(), high.indices.data(), count, high.positions.data(), n, sizeof(float) * 3,
+                                    target, 1.0f, &error));
     if (best.empty()) return above;
     WorkFace out = Compact(high, best);
     if (out.vertexCount() < 3) return EmptyLike(high); // §13.5: NoGeometry
@@ -717,8 +717,8 @@ BuildResult BuildAsset(const BuildInput &input, const BuildOptions &options) {
 
         std::optional<Real3> normalizedScale;
         if (!rigged && !norm.unitScale())
-            normalizedScale = Real3{FloatWidened(norm.extent[0]), FloatWidened(norm.extent[1]),
-                                    FloatWidened(norm.extent[2])};
+            normalizedScale =
+                Real3{FloatWidened(norm.extent[0]), FloatWidened(norm.extent[1]), FloatWidened(norm.extent[2])};
 
         SLMeshAsset asset;
         for (int l = kLowestLod; l <= kHighLod; ++l) asset.lods[l] = QuantizeLevel(levels[l], normalizedScale);
@@ -737,8 +737,9 @@ BuildResult BuildAsset(const BuildInput &input, const BuildOptions &options) {
         for (const WorkFace &face : levels[kLowestLod]) lowestFaces.push_back(&face);
         asset.physicsConvex = BuildPhysicsConvex(highFaces, lowestFaces, result.warnings);
 
-        if (a == 0) asset.physicsMesh = BuildPhysicsMesh(input.physicsMesh, norm, normalizedScale, maxVertices,
-                                                         result.warnings);
+        if (a == 0)
+            asset.physicsMesh =
+                BuildPhysicsMesh(input.physicsMesh, norm, normalizedScale, maxVertices, result.warnings);
         if (a > 0) asset.submodelId = static_cast<std::int32_t>(a);
         if (options.materialList) {
             std::vector<std::string> names;

@@ -17,10 +17,10 @@ namespace gamefmt::slmesh {
 
 // One material slot's triangles in the Second Life frame.
 struct BuildFace {
-    unsigned materialIndex = 0;     // source material index; faces are ordered by it
-    std::vector<float> positions;   // 3 per vertex, SL frame, metres
-    std::vector<float> normals;     // 3 per vertex or empty (unit length not required)
-    std::vector<float> texCoords;   // 2 per vertex or empty
+    unsigned materialIndex = 0;         // source material index; faces are ordered by it
+    std::vector<float> positions;       // 3 per vertex, SL frame, metres
+    std::vector<float> normals;         // 3 per vertex or empty (unit length not required)
+    std::vector<float> texCoords;       // 2 per vertex or empty
     std::vector<std::uint32_t> indices; // 3 per triangle
     // Skin weights, CSR: the influences of vertex v are influences[weightStart[v] .. weightStart[v + 1]).
     // Empty weightStart = unweighted face. Joint = index into BuildInput::jointNames.
@@ -33,7 +33,7 @@ struct BuildInput {
     // empty and options.generateLods, they are generated; when some are given they are used as they are
     // (missing ones copied from the next higher given level).
     std::array<std::vector<BuildFace>, 4> lods;
-    std::vector<BuildFace> physicsMesh;    // optional physics_mesh block
+    std::vector<BuildFace> physicsMesh;     // optional physics_mesh block
     std::vector<std::string> materialNames; // by source material index (for material_list)
 
     // Rig: canonical SL joint names and, per joint, the matrix that maps an SL-frame bind-pose vertex into
@@ -43,11 +43,11 @@ struct BuildInput {
 };
 
 struct BuildOptions {
-    bool generateLods = true;       // §13.5; false: lower LODs repeat the high LOD
+    bool generateLods = true;                            // §13.5; false: lower LODs repeat the high LOD
     std::array<float, 3> lodRatios{0.5f, 0.25f, 0.125f}; // triangle fractions of high for medium, low, lowest
-    bool submodels = false;         // > 8 faces: split into submodels instead of an error (§13.2)
-    bool materialList = false;      // write material_list in the header
-    std::size_t maxFaceVertices = 65532; // §13.3
+    bool submodels = false;                              // > 8 faces: split into submodels instead of an error (§13.2)
+    bool materialList = false;                           // write material_list in the header
+    std::size_t maxFaceVertices = 65532;                 // §13.3
 };
 
 struct BuildResult {

@@ -73,8 +73,8 @@ ConvexHull ComputeConvexHull(const float *xyz, std::size_t pointCount) {
     qh_zero(qh, sink.get());
     run->started = true;
     char command[] = "qhull Qt";
-    const int exitCode = qh_new_qhull(qh, 3, static_cast<int>(pointCount), points.data(), False, command,
-                                      nullptr, sink.get());
+    const int exitCode =
+        qh_new_qhull(qh, 3, static_cast<int>(pointCount), points.data(), False, command, nullptr, sink.get());
     if (exitCode != 0) {
         hull.error = "qhull failed (code " + std::to_string(exitCode) +
                      "): the points are coplanar, collinear or otherwise degenerate";
@@ -98,8 +98,10 @@ ConvexHull ComputeConvexHull(const float *xyz, std::size_t pointCount) {
         const double c[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
                              e1[0] * e2[1] - e1[1] * e2[0]};
         double dot = 0;
-        if (facet->normal != nullptr) dot = c[0] * facet->normal[0] + c[1] * facet->normal[1] + c[2] * facet->normal[2];
-        else dot = facet->toporient ? 1.0 : -1.0;
+        if (facet->normal != nullptr)
+            dot = c[0] * facet->normal[0] + c[1] * facet->normal[1] + c[2] * facet->normal[2];
+        else
+            dot = facet->toporient ? 1.0 : -1.0;
         if (dot < 0) std::swap(ids[1], ids[2]);
         for (const int id : ids) triangles.push_back(static_cast<std::uint32_t>(id));
     }

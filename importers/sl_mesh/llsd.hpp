@@ -63,7 +63,7 @@ public:
     // Raw payload access; the value must have the matching type (else an empty/zero payload is returned).
     bool boolean() const { return mBool; }
     std::int32_t integer() const { return mInt; }
-    double real() const { return mReal; }                // Real and Date
+    double real() const { return mReal; } // Real and Date
     const UUIDBytes &uuid() const { return mUuid; }
     const std::string &string() const { return mString; } // String and URI
     const std::vector<std::uint8_t> &binary() const { return mBinary; }

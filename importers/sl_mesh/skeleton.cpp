@@ -25,11 +25,11 @@ struct Alias {
     const char *joint;
 };
 constexpr Alias kAliases[] = {
-    {"hip", "mPelvis"},         {"abdomen", "mTorso"},      {"chest", "mChest"},         {"neck", "mNeck"},
-    {"head", "mHead"},          {"figureHair", "mSkull"},   {"lCollar", "mCollarLeft"},  {"rCollar", "mCollarRight"},
+    {"hip", "mPelvis"},          {"abdomen", "mTorso"},        {"chest", "mChest"},        {"neck", "mNeck"},
+    {"head", "mHead"},           {"figureHair", "mSkull"},     {"lCollar", "mCollarLeft"}, {"rCollar", "mCollarRight"},
     {"lShldr", "mShoulderLeft"}, {"rShldr", "mShoulderRight"}, {"lForeArm", "mElbowLeft"}, {"rForeArm", "mElbowRight"},
-    {"lHand", "mWristLeft"},    {"rHand", "mWristRight"},   {"lThigh", "mHipLeft"},      {"rThigh", "mHipRight"},
-    {"lShin", "mKneeLeft"},     {"rShin", "mKneeRight"},    {"lFoot", "mAnkleLeft"},     {"rFoot", "mAnkleRight"},
+    {"lHand", "mWristLeft"},     {"rHand", "mWristRight"},     {"lThigh", "mHipLeft"},     {"rThigh", "mHipRight"},
+    {"lShin", "mKneeLeft"},      {"rShin", "mKneeRight"},      {"lFoot", "mAnkleLeft"},    {"rFoot", "mAnkleRight"},
 };
 
 bool IsBaseBone(const AvatarJoint &j) {

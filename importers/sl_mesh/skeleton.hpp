@@ -15,12 +15,12 @@ enum class JointKind : unsigned char { Bone, Collision };
 
 struct AvatarJoint {
     const char *name;
-    int parent;      // index into kAvatarJoints, -1 for mPelvis
-    float pos[3];    // offset from the parent, metres (XML `pos`)
-    float rot[3];    // Euler degrees; applied X first, then Y, then Z (R = Rz*Ry*Rx, column vectors)
-    float scale[3];  // 1 for bones; ellipsoid scale for collision volumes
+    int parent;     // index into kAvatarJoints, -1 for mPelvis
+    float pos[3];   // offset from the parent, metres (XML `pos`)
+    float rot[3];   // Euler degrees; applied X first, then Y, then Z (R = Rz*Ry*Rx, column vectors)
+    float scale[3]; // 1 for bones; ellipsoid scale for collision volumes
     JointKind kind;
-    bool extended;   // Bento ("extended") rather than "base"
+    bool extended; // Bento ("extended") rather than "base"
 };
 
 constexpr std::size_t kAvatarJointCount = 159; // 133 bones + 26 collision volumes, parents first

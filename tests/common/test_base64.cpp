@@ -5,11 +5,17 @@
 
 namespace {
 
-std::vector<std::uint8_t> B(const std::string &s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
+std::vector<std::uint8_t> B(const std::string &s) {
+    return std::vector<std::uint8_t>(s.begin(), s.end());
+}
 
 TEST(Base64, Rfc4648Vectors) {
-    const std::pair<const char *, const char *> vectors[] = {{"", ""},         {"f", "Zg=="},     {"fo", "Zm8="},
-                                                             {"foo", "Zm9v"}, {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
+    const std::pair<const char *, const char *> vectors[] = {{"", ""},
+                                                             {"f", "Zg=="},
+                                                             {"fo", "Zm8="},
+                                                             {"foo", "Zm9v"},
+                                                             {"foob", "Zm9vYg=="},
+                                                             {"fooba", "Zm9vYmE="},
                                                              {"foobar", "Zm9vYmFy"}};
     for (const auto &[plain, encoded] : vectors) {
         EXPECT_EQ(gamefmt::Base64Encode(B(plain)), encoded);
@@ -29,11 +35,11 @@ TEST(Base64, EveryByteValueRoundTrips) {
 }
 
 TEST(Base64, RejectsMalformedText) {
-    EXPECT_FALSE(gamefmt::Base64Decode("Zg="));       // length not a multiple of 4
-    EXPECT_FALSE(gamefmt::Base64Decode("Zm9v!A=="));  // outside the alphabet
-    EXPECT_FALSE(gamefmt::Base64Decode("Z=g="));      // data after padding
-    EXPECT_FALSE(gamefmt::Base64Decode("Zg==Zg=="));  // padding before the end
-    EXPECT_FALSE(gamefmt::Base64Decode("Zh=="));      // stray bits under the padding
+    EXPECT_FALSE(gamefmt::Base64Decode("Zg="));      // length not a multiple of 4
+    EXPECT_FALSE(gamefmt::Base64Decode("Zm9v!A==")); // outside the alphabet
+    EXPECT_FALSE(gamefmt::Base64Decode("Z=g="));     // data after padding
+    EXPECT_FALSE(gamefmt::Base64Decode("Zg==Zg==")); // padding before the end
+    EXPECT_FALSE(gamefmt::Base64Decode("Zh=="));     // stray bits under the padding
     EXPECT_FALSE(gamefmt::Base64Decode("===="));
 }
 

@@ -9,14 +9,19 @@ namespace {
 using namespace gamefmt::glue;
 
 TEST(SceneUtil, AiStringReplacesNulAndInvalidUtf8) {
-    EXPECT_EQ(SanitizeForAiString(std::string("a\0b", 3)), "a\xEF\xBF\xBD" "b");
-    EXPECT_EQ(SanitizeForAiString("\xFF" "x"), "\xEF\xBF\xBD" "x");
-    EXPECT_EQ(SanitizeForAiString("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD"); // overlong '/'
+    EXPECT_EQ(SanitizeForAiString(std::string("a\0b", 3)), "a\xEF\xBF\xBD"
+                                                           "b");
+    EXPECT_EQ(SanitizeForAiString("\xFF"
+                                  "x"),
+              "\xEF\xBF\xBD"
+              "x");
+    EXPECT_EQ(SanitizeForAiString("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");                 // overlong '/'
     EXPECT_EQ(SanitizeForAiString("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
     EXPECT_EQ(SanitizeForAiString("h\xC3\xA9llo \xF0\x9F\x99\x82"), "h\xC3\xA9llo \xF0\x9F\x99\x82");
     const aiString s = ToAiString(std::string("a\0b", 3));
     EXPECT_EQ(s.length, 5u);
-    EXPECT_EQ(std::string(s.C_Str()), "a\xEF\xBF\xBD" "b");
+    EXPECT_EQ(std::string(s.C_Str()), "a\xEF\xBF\xBD"
+                                      "b");
 }
 
 TEST(SceneUtil, AiStringCutsLongTextAtUtf8Boundary) {

@@ -31,8 +31,9 @@ ImportResult Run(const std::function<const aiScene *(Assimp::Importer &)> &read,
 } // namespace
 
 ImportResult ImportFile(const std::filesystem::path &path, unsigned flags, const ImporterSetup &setup) {
-    return Run([&](Assimp::Importer &imp) { return imp.ReadFile(path.string(), flags | aiProcess_ValidateDataStructure); },
-               setup);
+    return Run(
+        [&](Assimp::Importer &imp) { return imp.ReadFile(path.string(), flags | aiProcess_ValidateDataStructure); },
+        setup);
 }
 
 ImportResult ImportMemory(const std::vector<std::uint8_t> &bytes, const std::string &hint, unsigned flags,
@@ -45,7 +46,9 @@ ImportResult ImportMemory(const std::vector<std::uint8_t> &bytes, const std::str
         setup);
 }
 
-std::filesystem::path TestDataDir() { return std::filesystem::path(GAMEFMT_SOURCE_DIR) / "testdata"; }
+std::filesystem::path TestDataDir() {
+    return std::filesystem::path(GAMEFMT_SOURCE_DIR) / "testdata";
+}
 
 std::optional<std::filesystem::path> CorpusDir() {
     if (const char *env = std::getenv("GAMEFMT_CORPUS"); env != nullptr && *env != '\0') {

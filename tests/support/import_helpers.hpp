@@ -20,7 +20,7 @@ struct ImportResult {
     const aiScene *scene = nullptr;             // null when the import failed
     std::string error;                          // Importer::GetErrorString() on failure
     std::vector<std::string> validationWarnings;
-    std::vector<std::string> log;               // every line logged during the import
+    std::vector<std::string> log; // every line logged during the import
 
     explicit operator bool() const { return scene != nullptr; }
 };
@@ -54,8 +54,8 @@ std::string SourceFormat(const aiScene *scene);
 } // namespace gamefmt::test
 
 // Skips the current test when the corpus folder (or the named sub-folder) is absent.
-#define GAMEFMT_REQUIRE_CORPUS(var, sub)                                                                    \
-    const auto var##_root = ::gamefmt::test::CorpusDir();                                                  \
-    if (!var##_root || !std::filesystem::exists(*var##_root / (sub)))                                      \
-        GTEST_SKIP() << "corpus folder '" << (sub) << "' not found (../shared/corpus or $GAMEFMT_CORPUS)"; \
+#define GAMEFMT_REQUIRE_CORPUS(var, sub)                                                                               \
+    const auto var##_root = ::gamefmt::test::CorpusDir();                                                              \
+    if (!var##_root || !std::filesystem::exists(*var##_root / (sub)))                                                  \
+        GTEST_SKIP() << "corpus folder '" << (sub) << "' not found (../shared/corpus or $GAMEFMT_CORPUS)";             \
     const std::filesystem::path var = *var##_root / (sub)

@@ -4,8 +4,8 @@
 #include <assimp/types.h>
 
 #include <cstddef>
-#include <iosfwd>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <utility>
 #include <vector>
