@@ -12,6 +12,7 @@
 #include "gamefmt/config.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/texbsi.hpp"
+#include "common/text_number.hpp"
 
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Exceptional.h>
@@ -149,12 +150,11 @@ std::optional<std::vector<std::uint32_t>> ParseIndexRuns(const std::string &text
     return out;
 }
 
-bool ParseFloat(const std::string &text, float &out) {
-    if (text.empty()) return false;
-    char *end = nullptr;
-    const double v = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
-    out = static_cast<float>(v);
+// A finite number, locale-independent (common/text_number.hpp).
+bool ParseFiniteFloat(const std::string &text, float &out) {
+    float v = 0;
+    if (!ParseFloat(text, v) || !std::isfinite(v)) return false;
+    out = v;
     return true;
 }
 
@@ -170,7 +170,7 @@ std::optional<std::vector<redguard::BuildSection4Group>> ParseSection4(const std
         redguard::BuildSection4Group group;
         std::array<float, 3> opaque{};
         for (int i = 0; i < 3; ++i)
-            if (!ParseFloat(head[4 + i], opaque[i])) return std::nullopt;
+            if (!ParseFiniteFloat(head[4 + i], opaque[i])) return std::nullopt;
         if (opaque[0] != 0 || opaque[1] != 0 || opaque[2] != 0) group.opaque = opaque;
         const std::string refs = entry.substr(colon + 1);
         if (!refs.empty())
@@ -622,16 +622,14 @@ redguard::BuildOptions ReadOptions(const Assimp::ExportProperties *properties, R
         options.defaultTexture = *value;
     }
     if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_SCALE, text)) {
-        char *end = nullptr;
-        const double scale = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || !(scale > 0) || !std::isfinite(scale) || scale > 1e30)
+        double scale = 0;
+        if (!ParseDouble(text, scale) || !(scale > 0) || !std::isfinite(scale) || scale > 1e30)
             Fail(std::string("option ") + GAMEFMT_RG_SCALE + " must be a positive number, not '" + text + "'");
         options.scale = static_cast<float>(scale);
     }
     if (properties != nullptr && ReadExportText(*properties, GAMEFMT_RG_FALLBACK_TEX_SIZE, text)) {
-        char *end = nullptr;
-        const long size = std::strtol(text.c_str(), &end, 10);
-        if (text.empty() || end != text.c_str() + text.size() || size <= 0 || size > 65536)
+        std::int64_t size = 0;
+        if (!ParseInt64(text, size) || size <= 0 || size > 65536)
             Fail(std::string("option ") + GAMEFMT_RG_FALLBACK_TEX_SIZE +
                  " must be a texture size in texels (1-65536), not '" + text + "'");
         options.fallbackTexSize = static_cast<int>(size);

@@ -11,6 +11,7 @@
 #include "common/math.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
+#include "common/text_number.hpp"
 
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Exceptional.h>
@@ -358,7 +359,8 @@ std::optional<std::string> NormaliseRobloxMeshVersion(const std::string &text) {
     const auto result = std::from_chars(trimmed.data(), end, number);
     if (trimmed.empty() || result.ec != std::errc() || result.ptr != end) return std::nullopt;
     for (const char *version : kWritableVersions)
-        if (std::fabs(number - std::strtod(version, nullptr)) < 1e-4) return std::string(version);
+        if (double known = 0; ParseDouble(version, known) && std::fabs(number - known) < 1e-4)
+            return std::string(version);
     return std::nullopt;
 }
 
