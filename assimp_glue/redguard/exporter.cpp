@@ -9,10 +9,10 @@
 #include "assimp_glue/redguard/scene.hpp"
 #include "common/ascii.hpp"
 #include "common/error.hpp"
+#include "common/text_number.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/texbsi.hpp"
-#include "common/text_number.hpp"
 
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Exceptional.h>

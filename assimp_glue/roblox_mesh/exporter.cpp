@@ -9,9 +9,9 @@
 #include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "common/math.hpp"
+#include "common/text_number.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
-#include "common/text_number.hpp"
 
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Exceptional.h>
