@@ -981,49 +981,25 @@ void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *
     SceneBuilder builder(options, side);
     builder.NewRoot(fileName);
     std::vector<NodePtr> children;
-    for (const redguard::RobSegment &segment : rob.segments) {
+    for (redguard::RobEntry &entry : redguard::AssembleRob(rob, data, size, side.externalModel)) {
+        const redguard::RobSegment &segment = *entry.segment;
         MetadataBuilder md;
         md.Add(rgkeys::kSegmentName, std::string_view(segment.name));
         md.Add(rgkeys::kSegmentType, static_cast<std::int32_t>(segment.type));
         md.Add(rgkeys::kSegmentFlags, static_cast<std::int32_t>(segment.flags));
         md.Add(rgkeys::kSegmentAttr, static_cast<std::int32_t>(segment.header[0x10]));
         md.Add(rgkeys::kSegmentHeader, HexBytes(segment.header.data(), segment.header.size()));
-        if (segment.embedded()) {
-            if (segment.payloadOffset > size || segment.payloadSize > size - segment.payloadOffset)
-                throw FormatError(redguard::kFormatName, "ROB segment \"" + segment.name + "\" runs past the end",
-                                  segment.payloadOffset);
-            const RG3DModel model =
-                redguard::ReadModel(data + segment.payloadOffset, segment.payloadSize, segment.payloadOffset);
-            children.push_back(builder.ModelNode(model, segment.name, std::move(md)));
-        } else if (segment.type == 512) {
-            std::optional<std::pair<std::string, std::vector<std::uint8_t>>> external;
-            if (side.externalModel) external = side.externalModel(segment.name);
-            if (!external) {
-                Warn("ROB segment \"" + segment.name + "\" refers to " + segment.name +
-                     ".3DC, which was not found; the node stays empty");
-                md.Add(rgkeys::kExternal, "");
-                children.push_back(builder.EmptyNode(segment.name, md));
-                continue;
-            }
-            const std::vector<std::uint8_t> &bytes = external->second;
-            md.Add(rgkeys::kExternal, std::string_view(external->first));
-            std::optional<RG3DModel> model;
-            try {
-                if (redguard::Detect(bytes.data(), bytes.size()) != redguard::FileKind::Model)
-                    throw FormatError(redguard::kFormatName, "not a Redguard model (no v2.6/v2.7/v4.0/v5.0 signature)",
-                                      0);
-                model = redguard::ReadModel(bytes.data(), bytes.size());
-            } catch (const std::exception &e) {
-                Warn(external->first + " (ROB segment \"" + segment.name + "\") cannot be read: " + e.what() +
-                     "; the node stays empty");
-            }
-            if (model)
-                children.push_back(builder.ModelNode(*model, segment.name, std::move(md)));
-            else
-                children.push_back(builder.EmptyNode(segment.name, md));
-        } else {
-            Warn("ROB segment \"" + segment.name + "\" has unknown type " + std::to_string(segment.type) + "; skipped");
-        }
+        if (!entry.warning.empty()) Warn(entry.warning);
+        using Source = redguard::RobEntry::Source;
+        if (entry.source == Source::UnknownType) continue;
+        if (entry.source == Source::MissingExternal)
+            md.Add(rgkeys::kExternal, "");
+        else if (entry.source != Source::Embedded)
+            md.Add(rgkeys::kExternal, std::string_view(entry.externalPath));
+        if (entry.model)
+            children.push_back(builder.ModelNode(*entry.model, segment.name, std::move(md)));
+        else
+            children.push_back(builder.EmptyNode(segment.name, md));
     }
     builder.Finish(children, scene, rgkeys::kSourceFormatRob, "OARC");
 }

@@ -5,6 +5,7 @@
 
 #include "common/byte_reader.hpp"
 #include "common/error.hpp"
+#include "importers/redguard/detect.hpp"
 #include "importers/redguard/model.hpp"
 
 #include <cstring>
@@ -110,6 +111,49 @@ RobArchive ReadRob(const std::uint8_t *data, std::size_t size) {
         archive.warnings.push_back("ROB: header declares " + std::to_string(declaredCount) + " segments, " +
                                    std::to_string(archive.segments.size()) + " found");
     return archive;
+}
+
+std::vector<RobEntry> AssembleRob(const RobArchive &rob, const std::uint8_t *data, std::size_t size,
+                                  const ExternalModelLookup &lookup) {
+    std::vector<RobEntry> entries;
+    entries.reserve(rob.segments.size());
+    for (const RobSegment &segment : rob.segments) {
+        RobEntry entry;
+        entry.segment = &segment;
+        if (segment.embedded()) {
+            if (segment.payloadOffset > size || segment.payloadSize > size - segment.payloadOffset)
+                throw FormatError(kFormatName, "ROB segment \"" + segment.name + "\" runs past the end",
+                                  segment.payloadOffset);
+            entry.source = RobEntry::Source::Embedded;
+            entry.model = ReadModel(data + segment.payloadOffset, segment.payloadSize, segment.payloadOffset);
+        } else if (segment.type == 512) {
+            std::optional<std::pair<std::string, std::vector<std::uint8_t>>> external;
+            if (lookup) external = lookup(segment.name);
+            if (!external) {
+                entry.source = RobEntry::Source::MissingExternal;
+                entry.warning = "ROB segment \"" + segment.name + "\" refers to " + segment.name +
+                                ".3DC, which was not found; the node stays empty";
+            } else {
+                const std::vector<std::uint8_t> &bytes = external->second;
+                entry.externalPath = external->first;
+                try {
+                    if (Detect(bytes.data(), bytes.size()) != FileKind::Model)
+                        throw FormatError(kFormatName, "not a Redguard model (no v2.6/v2.7/v4.0/v5.0 signature)", 0);
+                    entry.model = ReadModel(bytes.data(), bytes.size());
+                    entry.source = RobEntry::Source::External;
+                } catch (const std::exception &e) {
+                    entry.source = RobEntry::Source::UnreadableExternal;
+                    entry.warning = external->first + " (ROB segment \"" + segment.name + "\") cannot be read: " +
+                                    e.what() + "; the node stays empty";
+                }
+            }
+        } else {
+            entry.warning =
+                "ROB segment \"" + segment.name + "\" has unknown type " + std::to_string(segment.type) + "; skipped";
+        }
+        entries.push_back(std::move(entry));
+    }
+    return entries;
 }
 
 } // namespace gamefmt::redguard

@@ -3,10 +3,15 @@
 // from the payloads with ReadModel. No Assimp here.
 #pragma once
 
+#include "importers/redguard/model.hpp"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gamefmt::redguard {
@@ -31,5 +36,25 @@ struct RobArchive {
 // Frames the archive in data[0..size). Throws FormatError (kFormatName) for a bad signature or a segment
 // past the end of the file; warns on a missing "END " or a segment count that disagrees with the segments.
 RobArchive ReadRob(const std::uint8_t *data, std::size_t size);
+
+// What one segment shows once resolved (§9): its embedded model, the external <name>.3DC model, or nothing.
+struct RobEntry {
+    enum class Source { Embedded, External, MissingExternal, UnreadableExternal, UnknownType };
+    const RobSegment *segment = nullptr;
+    Source source = Source::UnknownType;
+    std::optional<RG3DModel> model;
+    std::string externalPath; // the external file as opened (External, UnreadableExternal)
+    std::string warning;      // why the segment shows nothing (empty when it shows a model)
+};
+
+// The bytes of <name>.3DC for a type-512 segment and the path opened; nullopt when not found.
+using ExternalModelLookup =
+    std::function<std::optional<std::pair<std::string, std::vector<std::uint8_t>>>(const std::string &name)>;
+
+// Resolves every segment of `rob` (framed from data[0..size)) in order: embedded payloads are read as models
+// (a FormatError there fails the whole archive), type-512 segments through `lookup` (missing or unreadable
+// externals leave the segment empty with a warning), unknown types are skipped with a warning.
+std::vector<RobEntry> AssembleRob(const RobArchive &rob, const std::uint8_t *data, std::size_t size,
+                                  const ExternalModelLookup &lookup);
 
 } // namespace gamefmt::redguard
