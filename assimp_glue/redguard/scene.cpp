@@ -604,12 +604,59 @@ struct VertexKeyHash {
     }
 };
 
+// VertexKey -> mesh vertex index: open addressing with linear probing in one array (no allocation per
+// vertex, as std::unordered_map makes), grown at half load to keep probes short; keys are never erased.
+class VertexIndex {
+public:
+    // The index stored for `key`; when absent, stores `next` and sets `inserted`.
+    unsigned FindOrInsert(const VertexKey &key, unsigned next, bool &inserted) {
+        if ((mCount + 1) * 2 > mSlots.size()) Grow();
+        const std::size_t mask = mSlots.size() - 1;
+        for (std::size_t i = Mix(VertexKeyHash{}(key)) & mask;; i = (i + 1) & mask) {
+            Slot &slot = mSlots[i];
+            if (!slot.used) {
+                slot = {key, next, true};
+                ++mCount;
+                inserted = true;
+                return next;
+            }
+            if (slot.key == key) {
+                inserted = false;
+                return slot.value;
+            }
+        }
+    }
+
+private:
+    struct Slot {
+        VertexKey key{};
+        unsigned value = 0;
+        bool used = false;
+    };
+    // splitmix64's finaliser: the probe start comes from the low bits, which the key hash alone mixes poorly.
+    static std::uint64_t Mix(std::uint64_t h) {
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+        return h ^ (h >> 31);
+    }
+    void Grow() {
+        std::vector<Slot> old(mSlots.empty() ? 64 : mSlots.size() * 2);
+        old.swap(mSlots);
+        mCount = 0;
+        bool inserted = false;
+        for (const Slot &slot : old)
+            if (slot.used) FindOrInsert(slot.key, slot.value, inserted);
+    }
+    std::vector<Slot> mSlots;
+    std::size_t mCount = 0;
+};
+
 struct MeshBuild {
     unsigned material = 0;
     int texW = 256, texH = 256;
     std::vector<MeshVertex> vertices;
     std::vector<aiVector3D> uvs;
-    std::unordered_map<VertexKey, unsigned, VertexKeyHash> lookup;
+    VertexIndex lookup;
     std::vector<unsigned> faceIndices; // every face's indices, concatenated
     std::vector<unsigned> faceStart;   // where each face starts in faceIndices (plus the end)
     void AddFace(const unsigned *indices, std::size_t n) {
@@ -679,17 +726,13 @@ public:
                 const CornerNormal cn = corner < mNormals.size() ? mNormals[corner] : CornerNormal{};
                 const std::uint32_t source = cn.smooth ? cn.slot : static_cast<std::uint32_t>(f);
                 const VertexKey key{vertex, source, Bits(u), Bits(v), cn.smooth};
-                const auto found = mb.lookup.find(key);
-                if (found != mb.lookup.end()) {
-                    indices[c] = found->second;
-                    continue;
-                }
-                const auto index = static_cast<unsigned>(mb.vertices.size());
-                mb.lookup.emplace(key, index);
+                bool inserted = false;
+                const auto index = mb.lookup.FindOrInsert(key, static_cast<unsigned>(mb.vertices.size()), inserted);
+                indices[c] = index;
+                if (!inserted) continue;
                 mb.vertices.push_back({vertex, corner});
                 mb.uvs.emplace_back(static_cast<ai_real>(u / (16.0 * mb.texW)),
                                     static_cast<ai_real>(1.0 - v / (16.0 * mb.texH)), 0.0f);
-                indices[c] = index;
             }
             EmitFace(mb, face, static_cast<std::uint32_t>(f), indices);
         }

@@ -143,8 +143,8 @@ std::vector<RobEntry> AssembleRob(const RobArchive &rob, const std::uint8_t *dat
                     entry.source = RobEntry::Source::External;
                 } catch (const std::exception &e) {
                     entry.source = RobEntry::Source::UnreadableExternal;
-                    entry.warning = external->first + " (ROB segment \"" + segment.name + "\") cannot be read: " +
-                                    e.what() + "; the node stays empty";
+                    entry.warning = external->first + " (ROB segment \"" + segment.name +
+                                    "\") cannot be read: " + e.what() + "; the node stays empty";
                 }
             }
         } else {
