@@ -470,8 +470,8 @@ private:
         case TextureRef::Kind::Solid: {
             name = "color" + std::to_string(ref.colour);
             const auto &rgb = Colours().rgb;
-            colour = aiColor4D(rgb[ref.colour * 3u] / 255.0f, rgb[ref.colour * 3u + 1] / 255.0f,
-                               rgb[ref.colour * 3u + 2] / 255.0f, 1.0f);
+            const std::size_t at = std::size_t{ref.colour} * 3;
+            colour = aiColor4D(rgb[at] / 255.0f, rgb[at + 1] / 255.0f, rgb[at + 2] / 255.0f, 1.0f);
             break;
         }
         case TextureRef::Kind::Texture: {

@@ -51,7 +51,8 @@ using M4 = Mat4d;
 M4 FromStored(const slmesh::Matrix16 &e) {
     M4 r;
     for (int row = 0; row < 4; ++row)
-        for (int col = 0; col < 4; ++col) r.m[row][col] = e[static_cast<std::size_t>(col * 4 + row)];
+        for (int col = 0; col < 4; ++col)
+            r.m[row][col] = e[static_cast<std::size_t>(col) * 4 + static_cast<std::size_t>(row)];
     return r;
 }
 

@@ -71,6 +71,7 @@ bool Face::operator==(const Face &o) const {
 bool Section4Group::operator==(const Section4Group &o) const {
     // The opaque floats compare bitwise: the model is lossless, and NaN must equal itself.
     return centre == o.centre && radius == o.radius &&
+           // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit equality is the point
            std::memcmp(opaque.data(), o.opaque.data(), sizeof opaque) == 0 && refs == o.refs;
 }
 

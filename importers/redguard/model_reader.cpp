@@ -145,7 +145,7 @@ private:
             mCornerStart.push_back(cornerTotal);
             cornerTotal += n;
             if (n < 3) {
-                mIn.skip(8u * n);
+                mIn.skip(std::size_t{8} * n);
                 if (++skipped > kMaxSkipWarnings) continue; // one summary below instead of a flood
                 warn("face " + std::to_string(f) + " at " + Hex(at) + " has " + std::to_string(n) +
                      " corners; skipped");

@@ -218,7 +218,8 @@ Palette ReadPalette(const std::uint8_t *data, std::size_t size, std::vector<std:
 Palette GreyRampPalette() {
     Palette palette;
     for (int i = 0; i < 256; ++i)
-        for (int c = 0; c < 3; ++c) palette.rgb[static_cast<std::size_t>(3 * i + c)] = static_cast<std::uint8_t>(i);
+        for (int c = 0; c < 3; ++c)
+            palette.rgb[static_cast<std::size_t>(i) * 3 + static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(i);
     return palette;
 }
 
@@ -231,9 +232,10 @@ std::vector<std::uint8_t> ImageToRgba(const TexImage &image, const Palette &pale
         const std::uint8_t index = image.pixels[i];
         if (index == 0) continue; // transparent: (0, 0, 0, 0)
         std::uint8_t *px = rgba.data() + 4 * i;
-        px[0] = palette.rgb[3u * index];
-        px[1] = palette.rgb[3u * index + 1];
-        px[2] = palette.rgb[3u * index + 2];
+        const std::size_t at = std::size_t{index} * 3;
+        px[0] = palette.rgb[at];
+        px[1] = palette.rgb[at + 1];
+        px[2] = palette.rgb[at + 2];
         px[3] = 255;
     }
     return rgba;

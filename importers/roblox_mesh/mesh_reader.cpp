@@ -103,7 +103,7 @@ void ReadFaces(ByteReader &r, std::uint32_t count, std::size_t stride, std::size
         const std::uint32_t idx[3] = {LoadU32(p), LoadU32(p + 4), LoadU32(p + 8)};
         for (int k = 0; k < 3; ++k)
             if (idx[k] >= numVerts)
-                Fail(base + std::size_t{i} * stride + 4 * k,
+                Fail(base + std::size_t{i} * stride + std::size_t{4} * static_cast<std::size_t>(k),
                      "face " + Str(i) + " uses vertex " + Str(idx[k]) + " of " + Str(numVerts));
         out.push_back(Face{idx[0], idx[1], idx[2]});
     }
@@ -143,8 +143,8 @@ std::size_t ReadBones(ByteReader &r, std::uint32_t count, std::size_t countOffse
         b.parent = LoadU16(p + 4);
         b.lodParent = LoadU16(p + 6);
         b.culling = LoadF32(p + 8);
-        for (int k = 0; k < 9; ++k) b.rotation[k] = LoadF32(p + 12 + 4 * k);
-        for (int k = 0; k < 3; ++k) b.position[k] = LoadF32(p + 48 + 4 * k);
+        for (std::size_t k = 0; k < 9; ++k) b.rotation[k] = LoadF32(p + 12 + 4 * k);
+        for (std::size_t k = 0; k < 3; ++k) b.position[k] = LoadF32(p + 48 + 4 * k);
         if (b.parent != kNoBone && b.parent >= count)
             Fail(base + std::size_t{i} * kBoneSize + 4,
                  "bone " + Str(i) + " has parent " + Str(b.parent) + " of " + Str(count) + " bones");
@@ -370,7 +370,7 @@ private:
                 ++mPos;
             }
             if (mPos == mSize) Fail(open, "bracket opened here is never closed");
-            if (mData[mPos] != end)
+            if (static_cast<char>(mData[mPos]) != end)
                 Fail(mPos, std::string("bracket opened at byte offset ") + Str(open) + " holds " +
                                (k < 2 ? "fewer" : "more") + " than 3 numbers (found " + describe(mData[mPos]) + ")");
             out[k] = number(start, mPos, innerSpace);

@@ -35,7 +35,6 @@
 namespace gamefmt::rbx {
 namespace {
 
-constexpr std::size_t kHeaderSize = 32;
 constexpr std::size_t kChunkHeaderSize = 16;
 constexpr std::uint64_t kBudgetRatio = 256;
 constexpr std::uint64_t kBudgetAllowance = std::uint64_t(16) << 20;

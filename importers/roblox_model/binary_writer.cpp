@@ -130,7 +130,7 @@ std::uint8_t RbxRotationId(const std::array<float, 9> &r) {
     const float c2[3] = {c0[1] * c1[2] - c0[2] * c1[1], c0[2] * c1[0] - c0[0] * c1[2], c0[0] * c1[1] - c0[1] * c1[0]};
     for (int i = 0; i < 3; ++i) {
         const float want = c2[i] == 0.0f ? 0.0f : c2[i]; // normalise -0 from the products to +0
-        if (!IsExactly(r[static_cast<std::size_t>(i * 3 + 2)], want)) return 0;
+        if (!IsExactly(r[static_cast<std::size_t>(i) * 3 + 2], want)) return 0;
     }
     return static_cast<std::uint8_t>(6 * a0 + a1 + 1);
 }

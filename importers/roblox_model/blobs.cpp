@@ -48,6 +48,7 @@ void PutString(std::string &out, std::string_view s) {
 }
 
 bool SameBits(const std::array<float, 9> &a, const std::array<float, 9> &b) {
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit equality is the point (-0, NaN payloads)
     return std::memcmp(a.data(), b.data(), sizeof(float) * 9) == 0;
 }
 

@@ -302,7 +302,7 @@ std::string FormatValue(const Document &document, const Value &value) {
                 o.f(v.x.scale).i(v.x.offset).f(v.y.scale).i(v.y.offset);
             } else if constexpr (std::is_same_v<T, Ray>) {
                 o.f(v.origin.x).f(v.origin.y).f(v.origin.z).f(v.direction.x).f(v.direction.y).f(v.direction.z);
-            } else if constexpr (std::is_same_v<T, Faces> || std::is_same_v<T, Axes>) {
+            } else if constexpr (std::is_same_v<T, Faces> || std::is_same_v<T, Axes>) { // NOLINT(bugprone-branch-clone)
                 o.u(v.bits);
             } else if constexpr (std::is_same_v<T, BrickColor>) {
                 o.u(v.number);

@@ -94,7 +94,7 @@ public:
     explicit XmlWriter(const Document &doc, const XmlSink *sink = nullptr) : mDoc(doc), mSink(sink) {}
 
     std::string write() {
-        mOut.reserve(mSink != nullptr ? kPieceBytes + 64 * 1024 : 256 + mDoc.instances.size() * 256);
+        mOut.reserve(mSink != nullptr ? kPieceBytes + std::size_t{64} * 1024 : 256 + mDoc.instances.size() * 256);
         assignReferents();
         assignSharedKeys();
         mOut += "<roblox xmlns:xmime=\"http://www.w3.org/2005/05/xmlmime\" "

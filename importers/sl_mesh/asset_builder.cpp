@@ -484,7 +484,7 @@ std::vector<float> UniquePoints(const std::vector<const WorkFace *> &faces) {
 std::vector<float> Select(const std::vector<float> &points, const std::vector<std::uint32_t> &which) {
     std::vector<float> out;
     out.reserve(which.size() * 3);
-    for (std::uint32_t i : which) out.insert(out.end(), &points[3 * i], &points[3 * i] + 3);
+    for (std::uint32_t i : which) out.insert(out.end(), &points[std::size_t{3} * i], &points[std::size_t{3} * i] + 3);
     return out;
 }
 
@@ -588,8 +588,9 @@ std::optional<Lod> BuildPhysicsMesh(const std::vector<BuildFace> &input, const N
             std::vector<std::uint32_t> kept;
             for (std::size_t t = 0; t + 2 < face.indices.size(); t += 3) {
                 const std::uint32_t *tri = &face.indices[t];
-                if (IsDegenerateAtHalfScale(&face.positions[3 * tri[0]], &face.positions[3 * tri[1]],
-                                            &face.positions[3 * tri[2]])) {
+                if (IsDegenerateAtHalfScale(&face.positions[std::size_t{3} * tri[0]],
+                                            &face.positions[std::size_t{3} * tri[1]],
+                                            &face.positions[std::size_t{3} * tri[2]])) {
                     ++dropped;
                     continue;
                 }

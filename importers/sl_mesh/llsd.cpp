@@ -24,6 +24,7 @@ bool KeyLess(const std::string &a, const std::string &b) {
 }
 
 bool SameBits(double a, double b) {
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit equality is the point (-0, NaN payloads)
     return std::memcmp(&a, &b, sizeof(double)) == 0;
 }
 
