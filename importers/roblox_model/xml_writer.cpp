@@ -313,6 +313,12 @@ private:
         mOut += tag;
         mOut += ">\n";
     }
+    // <tag name="name">body</tag> on one line.
+    template <typename Body> void element(std::size_t depth, const char *tag, std::string_view name, Body &&body) {
+        open(depth, tag, name);
+        body();
+        close(tag);
+    }
     void field(const char *tag, float v) {
         mOut += '<';
         mOut += tag;
@@ -378,52 +384,42 @@ private:
             close("ProtectedString");
             return;
         case XmlTag::BinaryString:
-            open(depth, "BinaryString", name);
-            base64(s);
-            close("BinaryString");
-            return;
+            return element(depth, "BinaryString", name, [&] { base64(s); });
         case XmlTag::ContentUrl:
         case XmlTag::ContentNull:
-            open(depth, "Content", name);
-            if (s.empty() && tag == XmlTag::ContentNull) {
-                mOut += "<null></null>";
-            } else {
-                mOut += "<url>";
-                escapeText(s);
-                mOut += "</url>";
-            }
-            close("Content");
-            return;
+            return element(depth, "Content", name, [&] {
+                if (s.empty() && tag == XmlTag::ContentNull) {
+                    mOut += "<null></null>";
+                } else {
+                    mOut += "<url>";
+                    escapeText(s);
+                    mOut += "</url>";
+                }
+            });
         case XmlTag::ContentId:
-            open(depth, "ContentId", name);
-            if (s.empty()) {
-                mOut += "<null></null>";
-            } else {
-                mOut += "<url>";
-                escapeText(s);
-                mOut += "</url>";
-            }
-            close("ContentId");
-            return;
+            return element(depth, "ContentId", name, [&] {
+                if (s.empty()) {
+                    mOut += "<null></null>";
+                } else {
+                    mOut += "<url>";
+                    escapeText(s);
+                    mOut += "</url>";
+                }
+            });
         case XmlTag::ContentBinary:
-            open(depth, "Content", name);
-            mOut += "<binary>";
-            base64(s);
-            mOut += "</binary>";
-            close("Content");
-            return;
+            return element(depth, "Content", name, [&] {
+                mOut += "<binary>";
+                base64(s);
+                mOut += "</binary>";
+            });
         case XmlTag::ContentHash:
-            open(depth, "Content", name);
-            mOut += "<hash>";
-            escapeText(s);
-            mOut += "</hash>";
-            close("Content");
-            return;
+            return element(depth, "Content", name, [&] {
+                mOut += "<hash>";
+                escapeText(s);
+                mOut += "</hash>";
+            });
         default:
-            open(depth, "string", name);
-            escapeText(s);
-            close("string");
-            return;
+            return element(depth, "string", name, [&] { escapeText(s); });
         }
     }
 
@@ -434,85 +430,52 @@ private:
             return;
         }
         case Type::Bytecode: {
-            open(depth, "BinaryString", name);
-            base64(v.as<Bytecode>().bytes);
-            close("BinaryString");
-            return;
+            return element(depth, "BinaryString", name, [&] { base64(v.as<Bytecode>().bytes); });
         }
         case Type::Bool:
-            open(depth, "bool", name);
-            mOut += v.as<bool>() ? "true" : "false";
-            close("bool");
-            return;
+            return element(depth, "bool", name, [&] { mOut += v.as<bool>() ? "true" : "false"; });
         case Type::Int32:
-            open(depth, "int", name);
-            AppendInt(mOut, v.as<std::int32_t>());
-            close("int");
-            return;
+            return element(depth, "int", name, [&] { AppendInt(mOut, v.as<std::int32_t>()); });
         case Type::BrickColor:
-            open(depth, "int", name);
-            AppendInt(mOut, std::int32_t(v.as<BrickColor>().number));
-            close("int");
-            return;
+            return element(depth, "int", name, [&] { AppendInt(mOut, std::int32_t(v.as<BrickColor>().number)); });
         case Type::Float32:
-            open(depth, "float", name);
-            AppendFloat(mOut, v.as<float>());
-            close("float");
-            return;
+            return element(depth, "float", name, [&] { AppendFloat(mOut, v.as<float>()); });
         case Type::Float64:
-            open(depth, "double", name);
-            AppendDouble(mOut, v.as<double>());
-            close("double");
-            return;
+            return element(depth, "double", name, [&] { AppendDouble(mOut, v.as<double>()); });
         case Type::Enum:
-            open(depth, "token", name);
-            AppendUInt(mOut, v.as<EnumValue>().value);
-            close("token");
-            return;
+            return element(depth, "token", name, [&] { AppendUInt(mOut, v.as<EnumValue>().value); });
         case Type::Int64:
-            open(depth, "int64", name);
-            AppendInt(mOut, v.as<Int64Value>().value);
-            close("int64");
-            return;
+            return element(depth, "int64", name, [&] { AppendInt(mOut, v.as<Int64Value>().value); });
         case Type::UDim: {
             const UDim &u = v.as<UDim>();
-            open(depth, "UDim", name);
-            field("S", u.scale);
-            fieldInt("O", u.offset);
-            close("UDim");
-            return;
+            return element(depth, "UDim", name, [&] {
+                field("S", u.scale);
+                fieldInt("O", u.offset);
+            });
         }
         case Type::UDim2: {
             const UDim2 &u = v.as<UDim2>();
-            open(depth, "UDim2", name);
-            field("XS", u.x.scale);
-            fieldInt("XO", u.x.offset);
-            field("YS", u.y.scale);
-            fieldInt("YO", u.y.offset);
-            close("UDim2");
-            return;
+            return element(depth, "UDim2", name, [&] {
+                field("XS", u.x.scale);
+                fieldInt("XO", u.x.offset);
+                field("YS", u.y.scale);
+                fieldInt("YO", u.y.offset);
+            });
         }
         case Type::Ray: {
             const Ray &r = v.as<Ray>();
-            open(depth, "Ray", name);
-            mOut += "<origin>";
-            vector3Fields(r.origin);
-            mOut += "</origin><direction>";
-            vector3Fields(r.direction);
-            mOut += "</direction>";
-            close("Ray");
-            return;
+            return element(depth, "Ray", name, [&] {
+                mOut += "<origin>";
+                vector3Fields(r.origin);
+                mOut += "</origin><direction>";
+                vector3Fields(r.direction);
+                mOut += "</direction>";
+            });
         }
         case Type::Faces:
-            open(depth, "Faces", name);
-            fieldInt("faces", v.as<Faces>().bits);
-            close("Faces");
-            return;
+            return element(depth, "Faces", name, [&] { fieldInt("faces", v.as<Faces>().bits); });
         case Type::Axes:
-            open(depth, "Axes", name);
-            fieldInt("axes", v.as<Axes>().bits);
-            close("Axes");
-            return;
+            return element(depth, "Axes", name, [&] { fieldInt("axes", v.as<Axes>().bits); });
         case Type::Color3: {
             const Color3 &c = v.as<Color3>();
             open(depth, "Color3", name);
@@ -533,127 +496,108 @@ private:
         }
         case Type::Color3uint8: {
             const Color3uint8 &c = v.as<Color3uint8>();
-            open(depth, "Color3uint8", name);
-            AppendUInt(mOut, 0xFF000000u | (std::uint32_t(c.r) << 16) | (std::uint32_t(c.g) << 8) | c.b);
-            close("Color3uint8");
-            return;
+            return element(depth, "Color3uint8", name, [&] { AppendUInt(mOut, 0xFF000000u | (std::uint32_t(c.r) << 16) | (std::uint32_t(c.g) << 8) | c.b); });
         }
         case Type::Vector2: {
             const Vector2 &p = v.as<Vector2>();
-            open(depth, "Vector2", name);
-            field("X", p.x);
-            field("Y", p.y);
-            close("Vector2");
-            return;
+            return element(depth, "Vector2", name, [&] {
+                field("X", p.x);
+                field("Y", p.y);
+            });
         }
         case Type::Vector3:
-            open(depth, "Vector3", name);
-            vector3Fields(v.as<Vector3>());
-            close("Vector3");
-            return;
+            return element(depth, "Vector3", name, [&] { vector3Fields(v.as<Vector3>()); });
         case Type::Vector2int16: {
             const Vector2int16 &p = v.as<Vector2int16>();
-            open(depth, "Vector2int16", name);
-            fieldInt("X", p.x);
-            fieldInt("Y", p.y);
-            close("Vector2int16");
-            return;
+            return element(depth, "Vector2int16", name, [&] {
+                fieldInt("X", p.x);
+                fieldInt("Y", p.y);
+            });
         }
         case Type::Vector3int16: {
             const Vector3int16 &p = v.as<Vector3int16>();
-            open(depth, "Vector3int16", name);
-            fieldInt("X", p.x);
-            fieldInt("Y", p.y);
-            fieldInt("Z", p.z);
-            close("Vector3int16");
-            return;
+            return element(depth, "Vector3int16", name, [&] {
+                fieldInt("X", p.x);
+                fieldInt("Y", p.y);
+                fieldInt("Z", p.z);
+            });
         }
         case Type::CFrame:
         case Type::CFrameQuat:
-            open(depth, "CoordinateFrame", name);
-            cframeFields(v.as<CFrame>());
-            close("CoordinateFrame");
-            return;
+            return element(depth, "CoordinateFrame", name, [&] { cframeFields(v.as<CFrame>()); });
         case Type::OptionalCFrame: {
             const OptionalCFrame &o = v.as<OptionalCFrame>();
-            open(depth, "OptionalCoordinateFrame", name);
-            if (o.present) {
-                mOut += "<CFrame>";
-                cframeFields(o.value);
-                mOut += "</CFrame>";
-            }
-            close("OptionalCoordinateFrame");
-            return;
+            return element(depth, "OptionalCoordinateFrame", name, [&] {
+                if (o.present) {
+                    mOut += "<CFrame>";
+                    cframeFields(o.value);
+                    mOut += "</CFrame>";
+                }
+            });
         }
         case Type::Ref: {
             const std::uint32_t t = v.as<RefValue>().target;
-            open(depth, "Ref", name);
-            if (t < mReferents.size())
-                escapeText(mReferents[t]);
-            else
-                mOut += "null";
-            close("Ref");
-            return;
+            return element(depth, "Ref", name, [&] {
+                if (t < mReferents.size())
+                    escapeText(mReferents[t]);
+                else
+                    mOut += "null";
+            });
         }
         case Type::NumberSequence:
-            open(depth, "NumberSequence", name);
-            for (const NumberKeypoint &k : v.as<NumberSequence>().keypoints) {
-                for (float f : {k.time, k.value, k.envelope}) {
-                    AppendFloat(mOut, f);
-                    mOut += ' ';
+            return element(depth, "NumberSequence", name, [&] {
+                for (const NumberKeypoint &k : v.as<NumberSequence>().keypoints) {
+                    for (float f : {k.time, k.value, k.envelope}) {
+                        AppendFloat(mOut, f);
+                        mOut += ' ';
+                    }
                 }
-            }
-            close("NumberSequence");
-            return;
+            });
         case Type::ColorSequence:
-            open(depth, "ColorSequence", name);
-            for (const ColorKeypoint &k : v.as<ColorSequence>().keypoints) {
-                for (float f : {k.time, k.color.r, k.color.g, k.color.b, k.envelope}) {
-                    AppendFloat(mOut, f);
-                    mOut += ' ';
+            return element(depth, "ColorSequence", name, [&] {
+                for (const ColorKeypoint &k : v.as<ColorSequence>().keypoints) {
+                    for (float f : {k.time, k.color.r, k.color.g, k.color.b, k.envelope}) {
+                        AppendFloat(mOut, f);
+                        mOut += ' ';
+                    }
                 }
-            }
-            close("ColorSequence");
-            return;
+            });
         case Type::NumberRange: {
             const NumberRange &r = v.as<NumberRange>();
-            open(depth, "NumberRange", name);
-            AppendFloat(mOut, r.min);
-            mOut += ' ';
-            AppendFloat(mOut, r.max);
-            mOut += ' ';
-            close("NumberRange");
-            return;
+            return element(depth, "NumberRange", name, [&] {
+                AppendFloat(mOut, r.min);
+                mOut += ' ';
+                AppendFloat(mOut, r.max);
+                mOut += ' ';
+            });
         }
         case Type::Rect: {
             const Rect &r = v.as<Rect>();
-            open(depth, "Rect2D", name);
-            mOut += "<min>";
-            field("X", r.min.x);
-            field("Y", r.min.y);
-            mOut += "</min><max>";
-            field("X", r.max.x);
-            field("Y", r.max.y);
-            mOut += "</max>";
-            close("Rect2D");
-            return;
+            return element(depth, "Rect2D", name, [&] {
+                mOut += "<min>";
+                field("X", r.min.x);
+                field("Y", r.min.y);
+                mOut += "</min><max>";
+                field("X", r.max.x);
+                field("Y", r.max.y);
+                mOut += "</max>";
+            });
         }
         case Type::PhysicalProperties: {
             const PhysicalProperties &p = v.as<PhysicalProperties>();
-            open(depth, "PhysicalProperties", name);
-            if (p.custom()) {
-                mOut += "<CustomPhysics>true</CustomPhysics>";
-                field("Density", p.density);
-                field("Friction", p.friction);
-                field("Elasticity", p.elasticity);
-                field("FrictionWeight", p.frictionWeight);
-                field("ElasticityWeight", p.elasticityWeight);
-                if (p.hasAcoustic()) field("AcousticAbsorption", p.acousticAbsorption);
-            } else {
-                mOut += "<CustomPhysics>false</CustomPhysics>";
-            }
-            close("PhysicalProperties");
-            return;
+            return element(depth, "PhysicalProperties", name, [&] {
+                if (p.custom()) {
+                    mOut += "<CustomPhysics>true</CustomPhysics>";
+                    field("Density", p.density);
+                    field("Friction", p.friction);
+                    field("Elasticity", p.elasticity);
+                    field("FrictionWeight", p.frictionWeight);
+                    field("ElasticityWeight", p.elasticityWeight);
+                    if (p.hasAcoustic()) field("AcousticAbsorption", p.acousticAbsorption);
+                } else {
+                    mOut += "<CustomPhysics>false</CustomPhysics>";
+                }
+            });
         }
         case Type::SharedString: {
             const std::uint32_t i = v.as<SharedStringRef>().index;
@@ -667,60 +611,54 @@ private:
         case Type::UniqueId: {
             const UniqueId &u = v.as<UniqueId>();
             static const char kHex[] = "0123456789abcdef";
-            open(depth, "UniqueId", name);
-            const std::uint64_t random = Rotr64(u.random, 1);
-            for (int k = 15; k >= 0; --k) mOut += kHex[(random >> (k * 4)) & 15];
-            for (int k = 7; k >= 0; --k) mOut += kHex[(u.time >> (k * 4)) & 15];
-            for (int k = 7; k >= 0; --k) mOut += kHex[(u.index >> (k * 4)) & 15];
-            close("UniqueId");
-            return;
+            return element(depth, "UniqueId", name, [&] {
+                const std::uint64_t random = Rotr64(u.random, 1);
+                for (int k = 15; k >= 0; --k) mOut += kHex[(random >> (k * 4)) & 15];
+                for (int k = 7; k >= 0; --k) mOut += kHex[(u.time >> (k * 4)) & 15];
+                for (int k = 7; k >= 0; --k) mOut += kHex[(u.index >> (k * 4)) & 15];
+            });
         }
         case Type::Font: {
             const Font &f = v.as<Font>();
-            open(depth, "Font", name);
-            mOut += "<Family><url>";
-            escapeText(f.family);
-            mOut += "</url></Family>";
-            fieldInt("Weight", f.weight);
-            mOut += f.style == 1 ? "<Style>Italic</Style>" : "<Style>Normal</Style>";
-            if (!f.cachedFaceId.empty()) {
-                mOut += "<CachedFaceId><url>";
-                escapeText(f.cachedFaceId);
-                mOut += "</url></CachedFaceId>";
-            }
-            close("Font");
-            return;
+            return element(depth, "Font", name, [&] {
+                mOut += "<Family><url>";
+                escapeText(f.family);
+                mOut += "</url></Family>";
+                fieldInt("Weight", f.weight);
+                mOut += f.style == 1 ? "<Style>Italic</Style>" : "<Style>Normal</Style>";
+                if (!f.cachedFaceId.empty()) {
+                    mOut += "<CachedFaceId><url>";
+                    escapeText(f.cachedFaceId);
+                    mOut += "</url></CachedFaceId>";
+                }
+            });
         }
         case Type::SecurityCapabilities:
-            open(depth, "SecurityCapabilities", name);
-            AppendUInt(mOut, v.as<SecurityCapabilities>().bits);
-            close("SecurityCapabilities");
-            return;
+            return element(depth, "SecurityCapabilities", name, [&] { AppendUInt(mOut, v.as<SecurityCapabilities>().bits); });
         case Type::Content: {
             const Content &c = v.as<Content>();
-            open(depth, "Content", name);
-            if (c.source == Content::Source::Uri) {
-                const char *t = v.xmlTag == XmlTag::ContentUrl ? "url" : "uri";
-                mOut += '<';
-                mOut += t;
-                mOut += '>';
-                escapeText(c.uri);
-                mOut += "</";
-                mOut += t;
-                mOut += '>';
-            } else if (c.source == Content::Source::Object && c.object < mReferents.size()) {
-                mOut += "<Ref>";
-                escapeText(mReferents[c.object]);
-                mOut += "</Ref>";
-            } else if (name.size() >= 7 && name.substr(name.size() - 7) == "Content") {
-                mOut += "<null></null>";
-            } else {
-                // <null> under another name reads back as an empty ContentId string; <Ref>null</Ref>
-                // stays a Content value without a source.
-                mOut += "<Ref>null</Ref>";
-            }
-            close("Content");
-            return;
+            return element(depth, "Content", name, [&] {
+                if (c.source == Content::Source::Uri) {
+                    const char *t = v.xmlTag == XmlTag::ContentUrl ? "url" : "uri";
+                    mOut += '<';
+                    mOut += t;
+                    mOut += '>';
+                    escapeText(c.uri);
+                    mOut += "</";
+                    mOut += t;
+                    mOut += '>';
+                } else if (c.source == Content::Source::Object && c.object < mReferents.size()) {
+                    mOut += "<Ref>";
+                    escapeText(mReferents[c.object]);
+                    mOut += "</Ref>";
+                } else if (name.size() >= 7 && name.substr(name.size() - 7) == "Content") {
+                    mOut += "<null></null>";
+                } else {
+                    // <null> under another name reads back as an empty ContentId string; <Ref>null</Ref>
+                    // stays a Content value without a source.
+                    mOut += "<Ref>null</Ref>";
+                }
+            });
         }
         case Type::Unknown: {
             const auto *u = std::get_if<UnknownValue>(&v.data);
