@@ -1,4 +1,4 @@
-// The Redguard exporters (redguard-3d.md §15, redguard_scene.hpp for the keys read back): the scene is
+// The Redguard exporters (redguard-3d.md §15, assimp_glue/redguard/scene.hpp for the keys read back): the scene is
 // flattened into the Assimp-free builder's input, the codec builds and writes the model, and the bytes go
 // out through the IOSystem Assimp hands us.
 #include "assimp_glue/redguard/exporter.hpp"
@@ -44,7 +44,7 @@ using redguard::Float3;
     throw FormatError(redguard::kFormatName, problem);
 }
 
-// ---------------------------------------------------------------- metadata read back (redguard_scene.hpp)
+// ---------------------------------------------------------------- metadata read back (assimp_glue/redguard/scene.hpp)
 
 std::optional<std::int32_t> MetaInt(const aiMetadata *md, const char *key) {
     const std::optional<std::int64_t> value = GetMetadataInt(md, key);

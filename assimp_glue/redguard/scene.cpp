@@ -1,7 +1,7 @@
 // Redguard model / ROB archive -> aiScene (redguard-3d.md §9, §13): one node per model, one mesh per material
 // key with the stored polygons (concave ones ear-clipped here), palette-coloured and embedded-PNG materials,
 // frame animation as absolute morph targets with a one-hot weight track. The layout is the contract in
-// redguard_scene.hpp.
+// assimp_glue/redguard/scene.hpp.
 #include "assimp_glue/redguard/scene.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"

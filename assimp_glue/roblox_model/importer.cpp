@@ -1,5 +1,5 @@
 // The Roblox model/place importer: signature, options, then the codec and the scene builder. The document
-// model is only touched through roblox_model_scene.hpp's import helper.
+// model is only touched through assimp_glue/roblox_model/scene.hpp's import helper.
 #include "assimp_glue/roblox_model/importer.hpp"
 
 #include "assimp_glue/common/io_util.hpp"

@@ -47,7 +47,7 @@ struct BuildInput {
     std::vector<BuildPolygon> polygons;
     std::vector<BuildMaterial> materials;
 
-    // Round-trip data from the importer's metadata (redguard_scene.hpp).
+    // Round-trip data from the importer's metadata (assimp_glue/redguard/scene.hpp).
     std::vector<std::uint32_t> faceOrder;                    // file face index of each polygon; empty = keep order
     std::optional<std::vector<BuildSection4Group>> section4; // rg.section4; none = one group of every face
     std::optional<std::uint32_t> radius; // rg.radius: kept when within [r, r + 1 + r/16] of the computed r

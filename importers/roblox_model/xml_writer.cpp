@@ -496,7 +496,9 @@ private:
         }
         case Type::Color3uint8: {
             const Color3uint8 &c = v.as<Color3uint8>();
-            return element(depth, "Color3uint8", name, [&] { AppendUInt(mOut, 0xFF000000u | (std::uint32_t(c.r) << 16) | (std::uint32_t(c.g) << 8) | c.b); });
+            return element(depth, "Color3uint8", name, [&] {
+                AppendUInt(mOut, 0xFF000000u | (std::uint32_t(c.r) << 16) | (std::uint32_t(c.g) << 8) | c.b);
+            });
         }
         case Type::Vector2: {
             const Vector2 &p = v.as<Vector2>();
@@ -634,7 +636,8 @@ private:
             });
         }
         case Type::SecurityCapabilities:
-            return element(depth, "SecurityCapabilities", name, [&] { AppendUInt(mOut, v.as<SecurityCapabilities>().bits); });
+            return element(depth, "SecurityCapabilities", name,
+                           [&] { AppendUInt(mOut, v.as<SecurityCapabilities>().bits); });
         case Type::Content: {
             const Content &c = v.as<Content>();
             return element(depth, "Content", name, [&] {

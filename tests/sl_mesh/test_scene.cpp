@@ -1013,7 +1013,7 @@ TEST(SlScene, ScenesConvertToGlb2) {
     }
 }
 
-// The importer's scene is what the llmesh exporter reads back (the layout contract of sl_mesh_scene.hpp).
+// The importer's scene is what the llmesh exporter reads back (the layout contract of assimp_glue/sl_mesh/scene.hpp).
 TEST(SlScene, ReExportThroughLlmeshKeepsTheHighLevel) {
     for (const bool yUp : {true, false}) {
         SCOPED_TRACE(yUp ? "Y-up" : "Z-up");
