@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 
 namespace gamefmt::glue {
@@ -56,9 +57,17 @@ std::string SanitizeForAiString(std::string_view text) {
 }
 
 aiString ToAiString(std::string_view text) {
-    const std::string clean = SanitizeForAiString(text);
     aiString s;
-    s.Set(clean);
+    // Plain ASCII that fits (names, numbers, hex, metadata parts) needs no copy: nothing to replace or cut.
+    const bool plain = text.size() <= kMaxAiString &&
+                       std::all_of(text.begin(), text.end(), [](char c) { return c != '\0' && (c & 0x80) == 0; });
+    if (plain) {
+        s.length = static_cast<ai_uint32>(text.size());
+        std::memcpy(s.data, text.data(), text.size());
+        s.data[text.size()] = '\0';
+        return s;
+    }
+    s.Set(SanitizeForAiString(text));
     return s;
 }
 
