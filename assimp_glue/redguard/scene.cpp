@@ -110,21 +110,21 @@ V3 NewellNormal(const std::vector<V3> &pts) {
     return n;
 }
 
-// The corner polygon projected onto the plane of its Newell normal (2D, orientation kept: CCW positive).
-// Empty when the polygon has no area.
-std::vector<std::array<double, 2>> Project(const std::vector<V3> &pts) {
+// The corner polygon projected onto the plane of its Newell normal (2D, orientation kept: CCW positive) into
+// `out` (reused storage); left empty when the polygon has no area.
+void Project(const std::vector<V3> &pts, std::vector<std::array<double, 2>> &out) {
+    out.clear();
     V3 n = NewellNormal(pts);
     const double len = Length(n);
-    if (!(len > 0)) return {};
+    if (!(len > 0)) return;
     n = {n.x / len, n.y / len, n.z / len};
     // An orthonormal basis (u, v) of the plane with u × v = n, so projected areas keep their sign.
     const V3 helper = std::fabs(n.x) < 0.9 ? V3{1, 0, 0} : V3{0, 1, 0};
     const V3 u = Normalised(Cross(helper, n));
     const V3 v = Cross(n, u);
-    std::vector<std::array<double, 2>> out(pts.size());
+    out.resize(pts.size());
     for (std::size_t i = 0; i < pts.size(); ++i)
         out[i] = {pts[i].x * u.x + pts[i].y * u.y + pts[i].z * u.z, pts[i].x * v.x + pts[i].y * v.y + pts[i].z * v.z};
-    return out;
 }
 
 double Cross2(const std::array<double, 2> &o, const std::array<double, 2> &a, const std::array<double, 2> &b) {
@@ -829,9 +829,11 @@ private:
             mb.hasTriangles = true;
             return;
         }
-        std::vector<V3> pts(n);
+        std::vector<V3> &pts = mScratchPoints; // reused: no allocation per polygon
+        pts.resize(n);
         for (std::size_t c = 0; c < n; ++c) pts[c] = RawPoint(mModel.vertices, face.corners[c].vertex);
-        const std::vector<std::array<double, 2>> flat = Project(pts);
+        std::vector<std::array<double, 2>> &flat = mScratchFlat;
+        Project(pts, flat);
         if (AssimpTriangulates(pts, flat)) {
             mb.AddFace(indices.data(), n);
             mb.order.push_back({fileFace, 0});
@@ -941,6 +943,8 @@ private:
     MaterialTable &mMaterials;
     std::vector<CornerNormal> mNormals;
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> mSlotFaces;
+    std::vector<V3> mScratchPoints;                  // EmitFace's corner positions
+    std::vector<std::array<double, 2>> mScratchFlat; // and their projection
 };
 
 // ---------------------------------------------------------------- the scene
