@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace gamefmt::glue {
@@ -61,12 +62,16 @@ bool ColumnMajor(const aiMatrix4x4 &m, ai_real (&out)[16]) {
 
 std::size_t WriteJson(const aiScene &scene, Output &out) {
     // Breadth-first: the children of a node get consecutive indices, so each node needs only its first.
+    // A node listed twice (or a cycle, in a scene built by hand) is written once, under its first parent.
     std::vector<const aiNode *> order{scene.mRootNode};
-    std::vector<std::size_t> firstChild;
+    std::vector<std::size_t> firstChild, childCount;
+    std::unordered_set<const aiNode *> seen{scene.mRootNode};
     for (std::size_t i = 0; i < order.size(); ++i) {
         firstChild.push_back(order.size());
         for (unsigned c = 0; c < order[i]->mNumChildren; ++c)
-            if (order[i]->mChildren[c] != nullptr) order.push_back(order[i]->mChildren[c]);
+            if (const aiNode *child = order[i]->mChildren[c]; child != nullptr && seen.insert(child).second)
+                order.push_back(child);
+        childCount.push_back(order.size() - firstChild.back());
     }
 
     out.Add("{\"asset\":{\"version\":\"2.0\",\"generator\":\"gamefmt ");
@@ -83,8 +88,7 @@ std::size_t WriteJson(const aiScene &scene, Output &out) {
             out.Add(JsonQuote(std::string_view(node.mName.data, node.mName.length)));
             first = false;
         }
-        std::size_t children = 0;
-        for (unsigned c = 0; c < node.mNumChildren; ++c) children += node.mChildren[c] != nullptr;
+        const std::size_t children = childCount[i];
         if (children != 0) {
             out.Add(first ? "\"children\":[" : ",\"children\":[");
             for (std::size_t c = 0; c < children; ++c) {

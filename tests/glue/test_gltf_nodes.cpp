@@ -189,6 +189,26 @@ TEST(GltfNodes, DeepAndWideTreesStreamInBoundedPieces) {
     EXPECT_EQ(doc.Get("nodes")->items.size(), 200003u);
 }
 
+TEST(GltfNodes, ANodeListedTwiceOrACycleIsWrittenOnce) {
+    // root -> a -> b, and b lists root and a again (a cycle no importer makes, but a hand-built scene may).
+    aiScene scene;
+    scene.mRootNode = new aiNode("root");
+    auto *a = new aiNode("a");
+    auto *b = new aiNode("b");
+    test::AddChildren(scene.mRootNode, {a});
+    test::AddChildren(a, {b});
+    b->mNumChildren = 2;
+    b->mChildren = new aiNode *[2] { scene.mRootNode, a };
+    const json::Value doc = Parse(Write(scene, false).bytes);
+    ASSERT_EQ(doc.Get("nodes")->items.size(), 3u);
+    EXPECT_EQ(doc.Get("nodes")->items[2].Get("name")->text, "b");
+    EXPECT_EQ(doc.Get("nodes")->items[2].Get("children"), nullptr);
+    // Not owned twice: unlink before the scene frees its tree.
+    b->mNumChildren = 0;
+    delete[] b->mChildren;
+    b->mChildren = nullptr;
+}
+
 TEST(GltfNodes, OnlyScenesWithNothingButNodes) {
     const std::unique_ptr<aiScene> scene(SmallScene());
     EXPECT_TRUE(glue::IsNodeOnlyScene(*scene));
