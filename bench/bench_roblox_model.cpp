@@ -211,17 +211,55 @@ void BM_RbxImportScene(benchmark::State &state) {
 // with the Importer and its scene alive; 0 under ASan, whose allocator mallinfo2 does not see), next to sizeof(aiNode).
 // Issue #11: the per-node property bags made this ~16 KB; an aiNode alone is ~1.1 KB (its mName is a fixed 1 KB
 // aiString).
+// What the scene's metadata (scene and nodes) occupies: per entry a key aiString, a value of its type and the
+// aiMetadataEntry, plus each block's header.
+std::size_t MetadataBytes(const aiMetadata *md) {
+    if (md == nullptr) return 0;
+    std::size_t bytes = sizeof(aiMetadata);
+    for (unsigned i = 0; i < md->mNumProperties; ++i) {
+        bytes += sizeof(aiString) + sizeof(aiMetadataEntry);
+        switch (md->mValues[i].mType) {
+        case AI_AISTRING:
+            bytes += sizeof(aiString);
+            break;
+        case AI_AIVECTOR3D:
+            bytes += sizeof(aiVector3D);
+            break;
+        default:
+            bytes += 8;
+            break;
+        }
+    }
+    return bytes;
+}
+
+std::size_t SceneMetadataBytes(const aiScene &scene) {
+    std::size_t bytes = MetadataBytes(scene.mMetaData);
+    std::vector<const aiNode *> stack{scene.mRootNode};
+    while (!stack.empty()) {
+        const aiNode *node = stack.back();
+        stack.pop_back();
+        bytes += MetadataBytes(node->mMetaData);
+        for (unsigned i = 0; i < node->mNumChildren; ++i) stack.push_back(node->mChildren[i]);
+    }
+    return bytes;
+}
+
 void BM_RbxSceneMemory(benchmark::State &state) {
     const Input *in = Pick(state);
     if (in == nullptr) return;
     double perInstance = 0;
+    double metadataPerInstance = 0;
     for (auto _ : state) {
         const std::size_t before = mallinfo2().uordblks;
         Assimp::Importer importer;
-        if (ImportOrSkip(state, importer, *in) == nullptr) return;
+        const aiScene *scene = ImportOrSkip(state, importer, *in);
+        if (scene == nullptr) return;
         perInstance = static_cast<double>(mallinfo2().uordblks - before) / static_cast<double>(in->instances);
+        metadataPerInstance = static_cast<double>(SceneMetadataBytes(*scene)) / static_cast<double>(in->instances);
     }
     state.counters["heap_bytes_per_instance"] = perInstance;
+    state.counters["metadata_bytes_per_instance"] = metadataPerInstance;
     state.counters["aiNode_bytes"] = static_cast<double>(sizeof(aiNode));
     state.SetLabel(in->label);
 }

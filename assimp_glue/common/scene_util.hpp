@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/math.hpp"
+#include "gamefmt/metadata.hpp"
 
 #include <assimp/material.h>
 #include <assimp/matrix4x4.h>
@@ -22,8 +23,9 @@
 namespace gamefmt::glue {
 
 // aiString holds at most 1023 bytes and fails validation on embedded NULs: NULs become U+FFFD, invalid
-// UTF-8 becomes U+FFFD, and the text is cut at a UTF-8 boundary to fit (never silently dropped).
-std::string SanitizeForAiString(std::string_view text);
+// UTF-8 becomes U+FFFD, and the text is cut at a UTF-8 boundary to fit `maxBytes` (never silently dropped).
+inline constexpr std::size_t kMaxAiStringBytes = 1023;
+std::string SanitizeForAiString(std::string_view text, std::size_t maxBytes = kMaxAiStringBytes);
 aiString ToAiString(std::string_view text);
 
 // Scene-wide unique node names: the first "Name" stays, later ones become "Name.1", "Name.2", ...
@@ -51,51 +53,11 @@ aiMaterial *MakeMaterial(std::string_view name, const aiColor4D &color);
 // Sets SourceAsset_Format and SourceAsset_FormatVersion on the scene (creating its metadata).
 void SetSourceAsset(aiScene *scene, std::string_view format, std::string_view version);
 
-// Collects typed key/value pairs, then builds an aiMetadata of exactly that size (the 5.2.5 types only).
-class MetadataBuilder {
-public:
-    void Add(std::string_view key, bool v);
-    void Add(std::string_view key, std::int32_t v);
-    void Add(std::string_view key, std::uint64_t v);
-    void Add(std::string_view key, float v);
-    void Add(std::string_view key, double v);
-    void Add(std::string_view key, std::string_view v);
-    void Add(std::string_view key, const char *v) { Add(key, std::string_view(v)); }
-    void Add(std::string_view key, const aiVector3D &v);
-    void Add(std::string_view key, MetadataBuilder &&nested);
-    // A text longer than kMaxChunk bytes as nested metadata {size, parts, p0000, p0001, ...}.
-    void AddLongText(std::string_view key, std::string_view text);
-    static constexpr std::size_t kMaxChunk = 1000;
-
-    bool empty() const { return mEntries.empty(); }
-    aiMetadata *Build() const; // caller owns; null when empty
-    // Appends the entries to an existing aiMetadata (or creates it) on `target`.
-    void MergeInto(aiMetadata *&target) const;
-
-private:
-    struct Entry {
-        std::string key;
-        aiMetadataType type = AI_BOOL;
-        bool b = false;
-        std::int32_t i = 0;
-        std::uint64_t u = 0;
-        float f = 0;
-        double d = 0;
-        std::string s;
-        aiVector3D v;
-        std::vector<Entry> nested;
-    };
-    static Entry MakeEntry(std::string_view key, aiMetadataType type);
-    static void Fill(aiMetadata *md, unsigned index, const Entry &e);
-    std::vector<Entry> mEntries;
-};
-
-// An integer metadata value stored as INT32 or UINT64 (UINT64 above INT64_MAX saturates); nullopt when the key is
-// absent or holds another type.
-std::optional<std::int64_t> GetMetadataInt(const aiMetadata *md, std::string_view key);
-
-// Reads back a text stored with MetadataBuilder::AddLongText (or a plain aiString). False when absent.
-bool GetLongText(const aiMetadata *md, const std::string &key, std::string &out);
+// Metadata: gamefmt::MetadataBuilder, GetMetadataText/Blob/Int and ForEachMetadata (include/gamefmt/metadata.hpp).
+using gamefmt::GetMetadataBlob;
+using gamefmt::GetMetadataInt;
+using gamefmt::GetMetadataText;
+using gamefmt::MetadataBuilder;
 
 // Forwards to Assimp's DefaultLogger (a no-op NullLogger when the application installed none).
 void LogWarn(const std::string &message);

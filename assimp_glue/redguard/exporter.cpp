@@ -52,16 +52,10 @@ std::optional<std::int32_t> MetaInt(const aiMetadata *md, const char *key) {
     return static_cast<std::int32_t>(*value);
 }
 
-// A string, continued in "<key>.1", "<key>.2", ... when long.
+// A string of any length (the long form of gamefmt/metadata.hpp joined).
 std::optional<std::string> MetaText(const aiMetadata *md, const char *key) {
-    if (md == nullptr) return std::nullopt;
     std::string text;
-    if (!GetLongText(md, key, text)) return std::nullopt;
-    for (int part = 1;; ++part) {
-        aiString more;
-        if (!md->Get(std::string(key) + "." + std::to_string(part), more)) break;
-        text.append(more.C_Str(), more.length);
-    }
+    if (!GetMetadataText(md, key, text)) return std::nullopt;
     return text;
 }
 

@@ -300,41 +300,18 @@ std::string Hex(std::uint32_t v) {
     return buf;
 }
 
-std::string HexBytes(const std::uint8_t *data, std::size_t size) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out(2 * size, '0');
-    for (std::size_t i = 0; i < size; ++i) {
-        out[2 * i] = digits[data[i] >> 4];
-        out[2 * i + 1] = digits[data[i] & 0xF];
-    }
-    return out;
-}
-
-// The header words as the file stores them (little-endian), as hex.
-std::string HeaderHex(const std::array<std::uint32_t, 16> &header) {
-    std::uint8_t bytes[64];
+// The header words as the file stores them (little-endian).
+std::vector<std::uint8_t> HeaderBytes(const std::array<std::uint32_t, 16> &header) {
+    std::vector<std::uint8_t> bytes(64);
     for (std::size_t i = 0; i < 16; ++i)
         for (std::size_t b = 0; b < 4; ++b) bytes[4 * i + b] = static_cast<std::uint8_t>(header[i] >> (8 * b));
-    return HexBytes(bytes, sizeof bytes);
+    return bytes;
 }
 
 std::string FloatText(float f) {
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%.9g", double(f));
     return buf;
-}
-
-// Adds `text` under `key`, continued in "<key>.1", "<key>.2", … beyond kMaxStringPart bytes (flat metadata).
-void AddLongString(MetadataBuilder &md, const std::string &key, const std::string &text) {
-    if (text.size() <= rgkeys::kMaxStringPart) {
-        md.Add(key, std::string_view(text));
-        return;
-    }
-    std::size_t part = 0;
-    for (std::size_t at = 0; at < text.size(); at += rgkeys::kMaxStringPart, ++part) {
-        const std::string name = part == 0 ? key : key + "." + std::to_string(part);
-        md.Add(name, std::string_view(text).substr(at, rgkeys::kMaxStringPart));
-    }
 }
 
 std::string Section4Text(const RG3DModel &model) {
@@ -783,13 +760,12 @@ public:
         md.Add(rgkeys::kVertexNormals, mModel.vertexNormals.empty() ? "none"
                                        : mModel.normalTable.empty() ? "direct"
                                                                     : "table");
-        AddLongString(md, rgkeys::kFaceOrder, FaceOrderText(order));
+        md.Add(rgkeys::kFaceOrder, FaceOrderText(order));
         const std::string vertexOrder = VertexOrderText(mModel);
-        if (!vertexOrder.empty()) AddLongString(md, rgkeys::kVertexOrder, vertexOrder);
-        if (mModel.hasSection4) AddLongString(md, rgkeys::kSection4, Section4Text(mModel));
-        md.Add(rgkeys::kHeader, HeaderHex(mModel.header));
-        if (!mModel.v2Opaque.empty())
-            AddLongString(md, rgkeys::kV2Block, HexBytes(mModel.v2Opaque.data(), mModel.v2Opaque.size()));
+        if (!vertexOrder.empty()) md.Add(rgkeys::kVertexOrder, vertexOrder);
+        if (mModel.hasSection4) md.Add(rgkeys::kSection4, Section4Text(mModel));
+        md.AddBlob(rgkeys::kHeader, HeaderBytes(mModel.header));
+        if (!mModel.v2Opaque.empty()) md.AddBlob(rgkeys::kV2Block, mModel.v2Opaque.data(), mModel.v2Opaque.size());
         std::string unused;
         for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
             if (mModel.faces[f].unused == 0) continue;
@@ -798,7 +774,7 @@ public:
             unused += '=';
             unused += Hex(mModel.faces[f].unused);
         }
-        if (!unused.empty()) AddLongString(md, rgkeys::kFaceUnused, unused);
+        if (!unused.empty()) md.Add(rgkeys::kFaceUnused, unused);
     }
 
 private:
@@ -1035,7 +1011,7 @@ void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *
         md.Add(rgkeys::kSegmentType, static_cast<std::int32_t>(segment.type));
         md.Add(rgkeys::kSegmentFlags, static_cast<std::int32_t>(segment.flags));
         md.Add(rgkeys::kSegmentAttr, static_cast<std::int32_t>(segment.header[0x10]));
-        md.Add(rgkeys::kSegmentHeader, HexBytes(segment.header.data(), segment.header.size()));
+        md.AddBlob(rgkeys::kSegmentHeader, segment.header.data(), segment.header.size());
         if (!entry.warning.empty()) Warn(entry.warning);
         using Source = redguard::RobEntry::Source;
         if (entry.source == Source::UnknownType) continue;

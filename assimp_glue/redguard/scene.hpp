@@ -42,11 +42,11 @@
 //     file vertex index of each used vertex in order of first use (faces in file order, corners in order),
 //     comma-separated, runs as "a-b" — e.g. "0-1,4,2-3"; an exporter that numbers welded vertices by first use
 //     maps its k-th vertex to the k-th entry to restore the file's indices,
-//   A string longer than 1000 bytes continues in "<key>.1", "<key>.2", … (concatenate in order).
-//   Bytes kept for archival (never interpreted): rg.header (the 64 header bytes as hex), rg.v2_block (v2.x:
-//     the opaque 24·nf block as hex), rg.face_unused ("face=hex,…", only faces whose unused word is not 0).
+//   A string longer than 1000 bytes is stored in the long form of gamefmt/metadata.hpp (GetMetadataText).
+//   Bytes kept for archival (never interpreted): rg.header (the 64 header bytes, a base64 blob), rg.v2_block
+//     (v2.x: the opaque 24·nf block, a blob), rg.face_unused ("face=hex,…", only faces whose unused word is not 0).
 // ROB children also rg.segment_name (string), rg.segment_type, rg.segment_flags, rg.segment_attr (int32),
-// rg.segment_header (the 80 header bytes as hex);
+// rg.segment_header (the 80 header bytes, a blob);
 // type 512 segments rg.external (string: the file opened, "" when unresolved).
 // Scene metadata: SourceAsset_Format "Redguard 3D" (or "Redguard ROB archive"), SourceAsset_FormatVersion
 // (the model's "v5.0"…, "OARC" for archives). A scene without any face is AI_SCENE_FLAGS_INCOMPLETE with
@@ -85,10 +85,10 @@ inline constexpr const char *kSegmentName = "rg.segment_name";
 inline constexpr const char *kSegmentType = "rg.segment_type";
 inline constexpr const char *kSegmentFlags = "rg.segment_flags";
 inline constexpr const char *kSegmentAttr = "rg.segment_attr";
-inline constexpr const char *kHeader = "rg.header";                // the 64-byte header, lowercase hex
-inline constexpr const char *kV2Block = "rg.v2_block";             // v2.x: the opaque 24·nf block, hex
+inline constexpr const char *kHeader = "rg.header";                // blob: the 64-byte header
+inline constexpr const char *kV2Block = "rg.v2_block";             // blob, v2.x: the opaque 24·nf block
 inline constexpr const char *kFaceUnused = "rg.face_unused";       // "face=hex,..." for non-zero unused words
-inline constexpr const char *kSegmentHeader = "rg.segment_header"; // the 80-byte ROB segment header, hex
+inline constexpr const char *kSegmentHeader = "rg.segment_header"; // blob: the 80-byte ROB segment header
 inline constexpr const char *kExternal = "rg.external";
 // Material properties (aiMaterial keys, type 0, index 0).
 inline constexpr const char *kMatTexRaw = "$rg.tex_raw";
@@ -96,7 +96,6 @@ inline constexpr const char *kMatTexHi = "$rg.tex_hi";
 inline constexpr const char *kMatTexW = "$rg.tex_w";
 inline constexpr const char *kMatTexH = "$rg.tex_h";
 inline constexpr const char *kAnimationName = "frames";
-inline constexpr std::size_t kMaxStringPart = 1000;
 } // namespace rgkeys
 
 struct RedguardSceneOptions {

@@ -29,35 +29,6 @@ constexpr std::uint32_t kUnused = std::numeric_limits<std::uint32_t>::max();
 // Room left in an aiString for the ".N" suffix UniqueNames may append to a bone name.
 constexpr std::size_t kMaxBaseNameBytes = 1000;
 
-// ---------------------------------------------------------------- blobs in metadata
-
-MetadataBuilder MakeBlob(const std::vector<std::uint8_t> &bytes) {
-    MetadataBuilder blob;
-    blob.Add("size", static_cast<std::uint64_t>(bytes.size()));
-    return blob;
-}
-
-// The slices go last so the fixed fields (size, format, bitCount, ...) read first in dumps.
-void AddSlices(MetadataBuilder &blob, const std::vector<std::uint8_t> &bytes) {
-    const std::string text = Base64Encode(bytes);
-    const std::size_t chunk = MetadataBuilder::kMaxChunk;
-    const std::size_t count = (text.size() + chunk - 1) / chunk;
-    blob.Add("parts", static_cast<std::int32_t>(count));
-    for (std::size_t i = 0; i < count; ++i) {
-        char name[24];
-        std::snprintf(name, sizeof(name), "p%04zu", i);
-        blob.Add(name, std::string_view(text).substr(i * chunk, chunk));
-    }
-}
-
-const aiMetadata *FindNested(const aiMetadata *md, const char *key) {
-    if (md == nullptr) return nullptr;
-    for (unsigned i = 0; i < md->mNumProperties; ++i)
-        if (md->mValues[i].mType == AI_AIMETADATA && std::strcmp(md->mKeys[i].C_Str(), key) == 0)
-            return static_cast<const aiMetadata *>(md->mValues[i].mData);
-    return nullptr;
-}
-
 // ---------------------------------------------------------------- geometry
 
 struct Level {
@@ -443,36 +414,23 @@ void AddSceneMetadata(const RobloxMesh &mesh, std::size_t levelCount, bool allLo
     }
     if (mesh.isChunked()) md.Add(rbxkeys::kChunkOrder, JoinTags(mesh.chunkOrder));
     if (!mesh.unknownChunks.empty()) {
-        MetadataBuilder chunks;
-        chunks.Add("count", static_cast<std::int32_t>(mesh.unknownChunks.size()));
+        md.Add(rbxkeys::kUnknownChunks, static_cast<std::int32_t>(mesh.unknownChunks.size()));
         for (std::size_t i = 0; i < mesh.unknownChunks.size(); ++i) {
             const rbxmesh::RawChunk &chunk = mesh.unknownChunks[i];
-            MetadataBuilder entry = MakeBlob(chunk.payload);
-            entry.Add("tag", chunk.tag);
-            entry.Add("version", static_cast<std::int32_t>(chunk.version));
-            AddSlices(entry, chunk.payload);
-            char name[24];
-            std::snprintf(name, sizeof(name), "c%04zu", i);
-            chunks.Add(name, std::move(entry));
+            const std::string stem = UnknownChunkKey(i, "");
+            md.Add(stem + "tag", chunk.tag);
+            md.Add(stem + "version", static_cast<std::int32_t>(chunk.version));
+            md.AddBlob(stem + "data", chunk.payload);
         }
-        md.Add(rbxkeys::kUnknownChunks, std::move(chunks));
     }
-    if (!mesh.trailingBytes.empty()) {
-        MetadataBuilder blob = MakeBlob(mesh.trailingBytes);
-        AddSlices(blob, mesh.trailingBytes);
-        md.Add(rbxkeys::kTrailingBytes, std::move(blob));
-    }
+    if (!mesh.trailingBytes.empty()) md.AddBlob(rbxkeys::kTrailingBytes, mesh.trailingBytes);
     if (mesh.facs) {
-        MetadataBuilder blob = MakeBlob(mesh.facs->blob);
-        blob.Add("format", static_cast<std::int32_t>(mesh.facs->format));
-        AddSlices(blob, mesh.facs->blob);
-        md.Add(rbxkeys::kFacs, std::move(blob));
+        md.AddBlob(rbxkeys::kFacs, mesh.facs->blob);
+        md.Add(rbxkeys::kFacsFormat, static_cast<std::int32_t>(mesh.facs->format));
     }
     if (mesh.hsravis) {
-        MetadataBuilder blob = MakeBlob(mesh.hsravis->bits);
-        blob.Add("bitCount", static_cast<std::uint64_t>(mesh.hsravis->bitCount));
-        AddSlices(blob, mesh.hsravis->bits);
-        md.Add(rbxkeys::kHsravis, std::move(blob));
+        md.AddBlob(rbxkeys::kHsravis, mesh.hsravis->bits);
+        md.Add(rbxkeys::kHsravisBitCount, static_cast<std::uint64_t>(mesh.hsravis->bitCount));
     }
     md.Add(rbxkeys::kFacsBaked, baked);
     md.MergeInto(scene->mMetaData);
@@ -567,50 +525,31 @@ void BuildRobloxMeshScene(const RobloxMesh &mesh, const RobloxMeshSceneOptions &
     for (const std::string &w : warnings) LogWarn(std::string(rbxmesh::kFormatName) + ": " + w);
 }
 
-bool DecodeRobloxBlob(const aiMetadata &blob, std::vector<std::uint8_t> &out) {
-    std::uint64_t size = 0;
-    std::int32_t parts = 0;
-    if (!blob.Get("size", size) || !blob.Get("parts", parts) || parts < 0) return false;
-    std::string text;
-    for (std::int32_t i = 0; i < parts; ++i) {
-        char name[24];
-        std::snprintf(name, sizeof(name), "p%04d", static_cast<int>(i));
-        aiString piece;
-        if (!blob.Get(name, piece)) return false;
-        text.append(piece.C_Str(), piece.length);
-    }
-    std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(text);
-    if (!bytes || bytes->size() != size) return false;
-    out = std::move(*bytes);
-    return true;
-}
-
-bool ReadRobloxBlobMetadata(const aiMetadata *md, const std::string &key, std::vector<std::uint8_t> &out) {
-    const aiMetadata *blob = FindNested(md, key.c_str());
-    return blob != nullptr && DecodeRobloxBlob(*blob, out);
+std::string UnknownChunkKey(std::size_t index, std::string_view field) {
+    std::string key = rbxkeys::kUnknownChunkPrefix;
+    key += std::to_string(index);
+    key += '.';
+    key += field;
+    return key;
 }
 
 bool ReadRobloxFacsMetadata(const aiMetadata *md, rbxmesh::Facs &out) {
-    const aiMetadata *blob = FindNested(md, rbxkeys::kFacs);
-    if (blob == nullptr) return false;
     rbxmesh::Facs facs;
-    std::int32_t format = 1;
-    if (!blob->Get("format", format) || !DecodeRobloxBlob(*blob, facs.blob)) return false;
-    facs.format = static_cast<std::uint32_t>(format); // the u32 stored as INT32, bit for bit
+    const std::optional<std::int64_t> format = GetMetadataInt(md, rbxkeys::kFacsFormat);
+    if (!format || !GetMetadataBlob(md, rbxkeys::kFacs, facs.blob)) return false;
+    facs.format = static_cast<std::uint32_t>(*format); // the u32 stored as INT32, bit for bit
     if (facs.format == 1 && !facs.blob.empty()) facs.parsed = rbxmesh::ParseFacs(facs.blob);
     out = std::move(facs);
     return true;
 }
 
 bool ReadRobloxHsravisMetadata(const aiMetadata *md, rbxmesh::Hsravis &out) {
-    const aiMetadata *blob = FindNested(md, rbxkeys::kHsravis);
-    if (blob == nullptr) return false;
     rbxmesh::Hsravis hsravis;
-    std::uint64_t bitCount = 0;
-    if (!blob->Get("bitCount", bitCount) || bitCount > std::numeric_limits<std::uint32_t>::max() ||
-        !DecodeRobloxBlob(*blob, hsravis.bits))
+    const std::optional<std::int64_t> bitCount = GetMetadataInt(md, rbxkeys::kHsravisBitCount);
+    if (!bitCount || *bitCount < 0 || *bitCount > std::numeric_limits<std::uint32_t>::max() ||
+        !GetMetadataBlob(md, rbxkeys::kHsravis, hsravis.bits))
         return false;
-    hsravis.bitCount = static_cast<std::uint32_t>(bitCount);
+    hsravis.bitCount = static_cast<std::uint32_t>(*bitCount);
     out = std::move(hsravis);
     return true;
 }

@@ -33,22 +33,20 @@
 //   rbxmesh.textCrlf            BOOL      1.00/1.01 only: the file used CRLF line ends
 //   rbxmesh.textFinalNewline    BOOL      1.00/1.01 only: the file ended with a line break
 //   rbxmesh.chunkOrder          AISTRING  6.00/7.00 only: chunk tags in file order ("COREMESH,LODS,SKINNING,FACS")
-//   rbxmesh.unknownChunks       nested    6.00/7.00, only when there are any: {count INT32, c0000, c0001, …},
-//                                         each cNNNN nested {tag AISTRING, version INT32 (the u32's bit
-//                                         pattern), + a blob (below)}
-//   rbxmesh.trailingBytes       nested    only when the file had bytes after its last section: a blob (below)
-//   rbxmesh.facs                nested    5.00+ FACS blob: a blob (below) plus format INT32 (5.00
-//                                         facsDataFormat, the u32's bit pattern; 1 for chunked files)
-//   rbxmesh.hsravis             nested    6.00+ HSRAVIS chunk: a blob (below) of the bit bytes plus
-//                                         bitCount UINT64
+//   rbxmesh.unknownChunks       INT32     6.00/7.00, only when there are any: how many; chunk i is
+//     rbxmesh.unknownChunk.<i>.tag      AISTRING  its tag
+//     rbxmesh.unknownChunk.<i>.version  INT32     its version (the u32's bit pattern)
+//     rbxmesh.unknownChunk.<i>.data     blob      its payload
+//   rbxmesh.trailingBytes       blob      only when the file had bytes after its last section
+//   rbxmesh.facs                blob      5.00+ FACS bytes (the 5.00 header's facsDataSize / the FACS chunk's
+//                                         size field is their length)
+//   rbxmesh.facsFormat          INT32     with rbxmesh.facs: 5.00 facsDataFormat (the u32's bit pattern; 1 for
+//                                         chunked files)
+//   rbxmesh.hsravis             blob      6.00+ HSRAVIS chunk: the bit bytes
+//   rbxmesh.hsravisBitCount     UINT64    with rbxmesh.hsravis: the chunk's bit count
 //   rbxmesh.facsBaked           BOOL      true when the aiAnimMeshes are baked FACS poses (never write them back)
 //
-// A "blob" is binary data in nested metadata, sliced because aiString holds at most 1023 bytes:
-//   size   UINT64   the number of BYTES of the decoded blob (not of the base64 text; for FACS this equals the
-//                   5.00 header's facsDataSize / the FACS chunk's size field)
-//   parts  INT32    how many slices follow
-//   p0000, p0001, … AISTRING  standard padded base64 of the bytes, cut into slices of at most 1000 characters
-//                             (every slice but the last is exactly 1000 characters; concatenate, then decode)
+// A "blob" is binary data as base64 text, split when long (gamefmt/metadata.hpp: GetMetadataBlob reads it).
 //
 // ---------------------------------------------------------------- node metadata
 //   LOD nodes      rbxmesh.lodLevel      INT32     0, 1, … (the level the node's mesh holds)
@@ -64,6 +62,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct aiScene;
@@ -91,9 +90,12 @@ inline constexpr const char *kTextCrlf = "rbxmesh.textCrlf";
 inline constexpr const char *kTextFinalNewline = "rbxmesh.textFinalNewline";
 inline constexpr const char *kChunkOrder = "rbxmesh.chunkOrder";
 inline constexpr const char *kUnknownChunks = "rbxmesh.unknownChunks";
+inline constexpr const char *kUnknownChunkPrefix = "rbxmesh.unknownChunk.";
 inline constexpr const char *kTrailingBytes = "rbxmesh.trailingBytes";
 inline constexpr const char *kFacs = "rbxmesh.facs";
+inline constexpr const char *kFacsFormat = "rbxmesh.facsFormat";
 inline constexpr const char *kHsravis = "rbxmesh.hsravis";
+inline constexpr const char *kHsravisBitCount = "rbxmesh.hsravisBitCount";
 inline constexpr const char *kFacsBaked = "rbxmesh.facsBaked";
 // Node metadata.
 inline constexpr const char *kLodLevel = "rbxmesh.lodLevel";
@@ -125,12 +127,7 @@ bool ReadRobloxFacsMetadata(const aiMetadata *md, rbxmesh::Facs &out);
 // The same for `rbxmesh.hsravis` (bitCount and bit bytes).
 bool ReadRobloxHsravisMetadata(const aiMetadata *md, rbxmesh::Hsravis &out);
 
-// Decodes the blob-shaped entry of `md` named `key` (e.g. `rbxmesh.trailingBytes`). False when absent or
-// malformed (bad base64, a missing slice, decoded length != size).
-bool ReadRobloxBlobMetadata(const aiMetadata *md, const std::string &key, std::vector<std::uint8_t> &out);
-
-// Decodes a blob from the nested metadata that holds its {size, parts, p…} fields directly (e.g. an unknown
-// chunk's cNNNN entry, which also holds tag and version).
-bool DecodeRobloxBlob(const aiMetadata &blob, std::vector<std::uint8_t> &out);
+// The key of field `field` of unknown chunk `index`: "rbxmesh.unknownChunk.<index>.<field>".
+std::string UnknownChunkKey(std::size_t index, std::string_view field);
 
 } // namespace gamefmt::glue

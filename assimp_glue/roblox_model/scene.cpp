@@ -4,6 +4,7 @@
 
 #include "assimp_glue/common/scene_util.hpp"
 #include "common/base64.hpp"
+#include "common/compression.hpp"
 #include "common/error.hpp"
 #include "common/text_number.hpp"
 #include "importers/roblox_model/dom.hpp"
@@ -31,38 +32,6 @@ using rbx::kNoInstance;
 
 [[noreturn]] void Fail(const std::string &message) {
     throw FormatError(rbx::kFormatName, message);
-}
-
-// Cuts `text` into pieces of at most kRbxMaxMetadataText bytes, never inside a UTF-8 sequence (base64
-// and valid UTF-8 are the only texts split here, so a boundary is always near).
-std::vector<std::string_view> SplitUtf8(std::string_view text) {
-    std::vector<std::string_view> parts;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        std::size_t end = std::min(text.size(), pos + kRbxMaxMetadataText);
-        if (end < text.size()) {
-            std::size_t cut = end;
-            while (cut > pos && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-            if (cut > pos) end = cut;
-        }
-        parts.push_back(text.substr(pos, end - pos));
-        pos = end;
-    }
-    return parts;
-}
-
-// Adds `key` = `text`, or the split form: `key` = prefix + "#<k>" and `key#0` ... `key#k-1` (the parts
-// hold the text after `prefix`).
-void AddSplit(MetadataBuilder &md, const std::string &key, std::string_view prefix, std::string_view text) {
-    if (prefix.size() + text.size() <= kRbxMaxMetadataText) {
-        std::string whole(prefix);
-        whole += text;
-        md.Add(key, whole);
-        return;
-    }
-    const std::vector<std::string_view> parts = SplitUtf8(text);
-    md.Add(key, std::string(prefix) + "#" + std::to_string(parts.size()));
-    for (std::size_t i = 0; i < parts.size(); ++i) md.Add(key + "#" + std::to_string(i), parts[i]);
 }
 
 bool IsWorldFramed(const std::string &className) {
@@ -135,63 +104,6 @@ const aiString *GetString(const aiMetadata &md, const char *key) {
     return nullptr;
 }
 
-// "<prefix>#<k>" → k (prefix = anything up to and including the first ':', or nothing).
-bool SplitMarker(std::string_view value, std::size_t &prefixLen, std::uint32_t &count) {
-    const std::size_t colon = value.find(':');
-    prefixLen = colon == std::string_view::npos ? 0 : colon + 1;
-    if (value.size() < prefixLen + 2 || value[prefixLen] != '#') return false;
-    return ParseUInt32(value.substr(prefixLen + 1), count);
-}
-
-// Reads a flat metadata block (a property bag or the scene's), joining split values. Calls
-// fn(key, text) in order, skipping the part entries.
-template <typename Fn> void ForEachJoined(const aiMetadata &md, Fn &&fn) {
-    std::unordered_map<std::string_view, unsigned> index;
-    index.reserve(md.mNumProperties);
-    for (unsigned i = 0; i < md.mNumProperties; ++i)
-        index.emplace(std::string_view(md.mKeys[i].C_Str(), md.mKeys[i].length), i);
-    auto text = [&](unsigned i) -> std::string_view {
-        if (md.mValues[i].mType != AI_AISTRING) return {};
-        const auto *s = static_cast<const aiString *>(md.mValues[i].mData);
-        return std::string_view(s->C_Str(), s->length);
-    };
-    // Part entries ("name#i") of values that really are split are not values of their own.
-    std::vector<bool> isPart(md.mNumProperties, false);
-    std::vector<std::string> joined(md.mNumProperties);
-    std::vector<bool> isJoined(md.mNumProperties, false);
-    for (unsigned i = 0; i < md.mNumProperties; ++i) {
-        std::size_t prefixLen = 0;
-        std::uint32_t count = 0;
-        const std::string_view value = text(i);
-        if (md.mValues[i].mType != AI_AISTRING || !SplitMarker(value, prefixLen, count)) continue;
-        const std::string key(md.mKeys[i].C_Str(), md.mKeys[i].length);
-        std::vector<unsigned> parts;
-        parts.reserve(count);
-        for (std::uint32_t k = 0; k < count; ++k) {
-            const std::string partKey = key + "#" + std::to_string(k);
-            const auto it = index.find(partKey);
-            if (it == index.end() || md.mValues[it->second].mType != AI_AISTRING) break;
-            parts.push_back(it->second);
-        }
-        if (parts.size() != count) continue; // a plain value that happens to look like a marker
-        std::string whole(value.substr(0, prefixLen));
-        for (unsigned p : parts) {
-            whole += text(p);
-            isPart[p] = true;
-        }
-        joined[i] = std::move(whole);
-        isJoined[i] = true;
-    }
-    for (unsigned i = 0; i < md.mNumProperties; ++i) {
-        if (isPart[i]) continue;
-        const std::string_view key(md.mKeys[i].C_Str(), md.mKeys[i].length);
-        if (isJoined[i])
-            fn(key, std::string_view(joined[i]), md.mValues[i]);
-        else
-            fn(key, text(i), md.mValues[i]);
-    }
-}
-
 // Visits the instances reachable from the roots in document pre-order (the order nodes are made), each once:
 // fn(index, parentIndex or kNoInstance, depth with top-level = 1). Iterative: the file controls the depth.
 template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn) {
@@ -250,30 +162,12 @@ aiMetadata *NodeProperties(const Document &doc, std::uint32_t index) {
     md.Add(kRbxReferent, SanitizeForAiString(rbx::ReferentText(doc, index)));
     if (inst.isService) md.Add(kRbxService, true);
     for (const rbx::Property &p : inst.properties) {
-        const std::string text = rbx::FormatValue(doc, p.value);
-        const std::size_t colon = text.find(':');
-        AddSplit(md, kRbxPropPrefix + doc.names.str(p.name), std::string_view(text).substr(0, colon + 1),
-                 std::string_view(text).substr(colon + 1));
+        md.Add(kRbxPropPrefix + doc.names.str(p.name), rbx::FormatValue(doc, p.value));
     }
     return md.Build();
 }
 
 } // namespace
-
-bool GetSplitText(const aiMetadata &md, const std::string &key, std::string &out) {
-    bool found = false;
-    ForEachJoined(md, [&](std::string_view k, std::string_view text, const aiMetadataEntry &e) {
-        if (!found && e.mType == AI_AISTRING && k == key) {
-            out = std::string(text);
-            found = true;
-        }
-    });
-    return found;
-}
-
-void ForEachSplitText(const aiMetadata &md, const std::function<void(std::string_view, std::string_view)> &fn) {
-    ForEachJoined(md, [&](std::string_view key, std::string_view text, const aiMetadataEntry &) { fn(key, text); });
-}
 
 void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxSceneOptions &options) {
     for (const std::string &w : doc.warnings) LogWarn(std::string(rbx::kFormatName) + ": " + w);
@@ -338,14 +232,18 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     // The instances themselves travel as the file they came from (or, for a document built in memory, its
     // XML form, which keeps a property that only some instances of a class carry): ~2.8 bytes of metadata
     // per file byte instead of ~2 KB per property.
+    // zstd at its default level shrinks a binary file (LZ4 chunks) about 5× and XML about 10×.
     if (options.source != nullptr) {
-        AddSplit(sm, kRbxSource, "", Base64Encode(options.source, options.sourceSize));
+        sm.AddBlob(kRbxSource, CompressZstdFrame(options.source, options.sourceSize, 0, rbx::kFormatName));
+        sm.Add(kRbxSourceSize, static_cast<std::uint64_t>(options.sourceSize));
     } else {
         const std::string xml = rbx::WriteXml(doc);
-        AddSplit(sm, kRbxSource, "", Base64Encode(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size()));
+        sm.AddBlob(kRbxSource, CompressZstdFrame(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size(), 0,
+                                                 rbx::kFormatName));
+        sm.Add(kRbxSourceSize, static_cast<std::uint64_t>(xml.size()));
     }
     sm.Add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
-    for (const auto &[key, value] : doc.meta) AddSplit(sm, "rbx.meta." + key, "", value);
+    for (const auto &[key, value] : doc.meta) sm.Add("rbx.meta." + key, value);
     // Undecoded PROPs, unknown chunks and unknown XML elements are in rbx.source; DocumentFromScene still
     // reads rbx.raw.<n> / rbx.xmlraw.<n> entries from scenes made without it.
     sm.MergeInto(scene->mMetaData);
@@ -364,7 +262,9 @@ void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::Re
 
 bool IsRobloxModelScene(const aiScene &scene) {
     if (scene.mRootNode == nullptr) return false;
-    if (scene.mMetaData != nullptr && GetString(*scene.mMetaData, kRbxSource) != nullptr) return true;
+    if (scene.mMetaData != nullptr)
+        for (unsigned i = 0; i < scene.mMetaData->mNumProperties; ++i)
+            if (std::strcmp(scene.mMetaData->mKeys[i].C_Str(), kRbxSource) == 0) return true;
     std::vector<const aiNode *> stack{scene.mRootNode};
     while (!stack.empty()) {
         const aiNode *node = stack.back();
@@ -450,17 +350,31 @@ void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
         (newParent[i] == kNoInstance ? out.roots : out.instances[newParent[i]].children).push_back(i);
 }
 
+// The file kept in rbx.source (zstd-compressed; rbx.sourceSize bytes once inflated). False when the scene has
+// none; a FormatError when it is malformed.
+bool ReadSourceFile(const aiScene &scene, std::vector<std::uint8_t> &out) {
+    std::vector<std::uint8_t> packed;
+    if (scene.mMetaData == nullptr || !GetMetadataBlob(scene.mMetaData, kRbxSource, packed)) {
+        std::string text;
+        if (scene.mMetaData != nullptr && GetMetadataText(scene.mMetaData, kRbxSource, text))
+            Fail("malformed " + std::string(kRbxSource) + " (not base64)");
+        return false;
+    }
+    const std::optional<std::int64_t> size = GetMetadataInt(scene.mMetaData, kRbxSourceSize);
+    if (!size || *size < 0) Fail("scene metadata " + std::string(kRbxSource) + " without " + kRbxSourceSize);
+    out = DecompressZstdFrame(packed.data(), packed.size(), static_cast<std::uint64_t>(*size), rbx::kFormatName);
+    return true;
+}
+
 } // namespace
 
 void DocumentFromScene(const aiScene &scene, Document &doc) {
     if (scene.mRootNode == nullptr) Fail("the scene has no root node");
-    std::string sourceText;
-    if (scene.mMetaData != nullptr && GetSplitText(*scene.mMetaData, kRbxSource, sourceText)) {
-        const std::optional<std::vector<std::uint8_t>> bytes = Base64Decode(sourceText);
-        if (!bytes) Fail("malformed " + std::string(kRbxSource) + " (not base64)");
+    std::vector<std::uint8_t> sourceBytes;
+    if (ReadSourceFile(scene, sourceBytes)) {
         rbx::ReadOptions options;
         options.maxInstances = std::numeric_limits<std::uint32_t>::max(); // it was imported already
-        Document source = rbx::ReadDocument(bytes->data(), bytes->size(), options);
+        Document source = rbx::ReadDocument(sourceBytes.data(), sourceBytes.size(), options);
         const rbx::Encoding read = source.sourceEncoding;
         ReconcileWithNodes(scene, source, doc);
         doc.sourceEncoding = read;
@@ -516,11 +430,12 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
         const auto index = bag.first;
         const auto *props = bag.second;
         if (props == nullptr) continue;
-        ForEachJoined(*props, [&](std::string_view fullKey, std::string_view text, const aiMetadataEntry &e) {
+        ForEachMetadata(*props, [&](const MetadataValue &v) {
             const std::string_view prefix(kRbxPropPrefix);
-            if (fullKey.substr(0, prefix.size()) != prefix) return;
-            const std::string_view key = fullKey.substr(prefix.size());
-            if (e.mType != AI_AISTRING)
+            if (v.key.substr(0, prefix.size()) != prefix) return;
+            const std::string_view key = v.key.substr(prefix.size());
+            const std::string_view text = v.text;
+            if (!v.isText)
                 Fail("property '" + std::string(key) + "' of instance '" + doc.instances[index].name +
                      "' is not a string");
             rbx::Property p;
@@ -537,8 +452,10 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
 
     // Scene-level entries: META, raw PROPs and chunks, unknown XML top-level elements.
     if (scene.mMetaData == nullptr) return;
-    ForEachJoined(*scene.mMetaData, [&](std::string_view key, std::string_view text, const aiMetadataEntry &e) {
-        if (e.mType != AI_AISTRING) return;
+    ForEachMetadata(*scene.mMetaData, [&](const MetadataValue &v) {
+        if (!v.isText) return;
+        const std::string_view key = v.key;
+        const std::string_view text = v.text;
         if (key.substr(0, 9) == "rbx.meta.") {
             doc.meta.emplace_back(std::string(key.substr(9)), std::string(text));
         } else if (key.substr(0, 8) == "rbx.raw.") {
@@ -578,3 +495,15 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
 }
 
 } // namespace gamefmt::glue
+
+namespace gamefmt {
+
+bool IsRobloxModelScene(const aiScene &scene) {
+    return glue::IsRobloxModelScene(scene);
+}
+
+void RobloxDocumentFromScene(const aiScene &scene, rbx::Document &out) {
+    glue::DocumentFromScene(scene, out);
+}
+
+} // namespace gamefmt

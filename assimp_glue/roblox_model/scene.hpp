@@ -7,10 +7,10 @@
 #pragma once
 
 #include "assimp_glue/common/import_guard.hpp"
+#include "gamefmt/roblox_model.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 
@@ -24,29 +24,19 @@ struct ReadOptions;
 
 namespace gamefmt::glue {
 
-// Metadata keys (DESIGN.md: instance nodes carry rbx.ClassName, rbx.Name, rbx.Referent, rbx.props).
-//
-// The property bag is flat: one entry "rbx.props.<serialized name>" per property on the node's own metadata,
-// not a nested AI_AIMETADATA block as roblox-model.md §5.1 suggests, because Assimp 5.2.5's
-// SceneCombiner::Copy does not know nested metadata (ai_assert(false) in CopyScene): every
-// Exporter::Export of such a scene (glb2 included) would abort.
-inline constexpr const char *kRbxClassName = "rbx.ClassName";
-inline constexpr const char *kRbxName = "rbx.Name";
-inline constexpr const char *kRbxReferent = "rbx.Referent";
-inline constexpr const char *kRbxPropPrefix = "rbx.props.";
-inline constexpr const char *kRbxService = "rbx.service"; // bool, only on services (binary INST format 1)
-inline constexpr const char *kRbxFormat = "rbx.format";   // scene: "binary" | "xml"
-// Scene: the file the instances came from, base64, split into "rbx.source#0" ... parts (GetSplitText joins
-// them). The instances travel here, not in per-node metadata: an aiString is 1 KB however short its text, so
-// a 300,000-instance place with a metadata entry per property would need gigabytes (docs/security.md).
-inline constexpr const char *kRbxSource = "rbx.source";
-
-// Values longer than this many bytes are split into "<name>#0" ... entries (aiString holds 1023).
-inline constexpr std::size_t kRbxMaxMetadataText = 1000;
-
-// SourceAsset_Format of a model and of a place (a document with a Workspace at its top).
-inline constexpr const char *kRbxModelFormat = "Roblox model";
-inline constexpr const char *kRbxPlaceFormat = "Roblox place";
+// Metadata keys: include/gamefmt/roblox_model.hpp. The property bag is flat (one "rbx.props.<name>" entry per
+// property), not a nested AI_AIMETADATA block as roblox-model.md §5.1 suggests: Assimp 5.2.5's
+// SceneCombiner::Copy does not copy nested metadata, and every Exporter::Export copies the scene.
+using gamefmt::kRbxClassName;
+using gamefmt::kRbxFormat;
+using gamefmt::kRbxModelFormat;
+using gamefmt::kRbxName;
+using gamefmt::kRbxPlaceFormat;
+using gamefmt::kRbxPropPrefix;
+using gamefmt::kRbxReferent;
+using gamefmt::kRbxService;
+using gamefmt::kRbxSource;
+using gamefmt::kRbxSourceSize;
 
 struct RobloxSceneOptions {
     // An instance more than this many levels below the root (top-level instances are level 1) is a
@@ -79,14 +69,5 @@ bool IsRobloxModelScene(const aiScene &scene);
 // (tree, rbx.props, rbx.meta.*, rbx.raw.*). Node transforms and meshes are ignored. Throws FormatError
 // ("Roblox model") on malformed metadata.
 void DocumentFromScene(const aiScene &scene, rbx::Document &out);
-
-// A metadata text that may have been split: `key`'s own value, or the concatenated "<key>#0..k-1" parts
-// when the value is "<prefix>#<k>" (prefix: "<Type>:" for properties, "" for scene-level raw entries).
-// False when the key is absent.
-bool GetSplitText(const aiMetadata &md, const std::string &key, std::string &out);
-
-// Calls fn(key, text) for every string entry of `md` in order, split values joined and their part entries
-// skipped (non-string entries are passed with an empty text).
-void ForEachSplitText(const aiMetadata &md, const std::function<void(std::string_view, std::string_view)> &fn);
 
 } // namespace gamefmt::glue

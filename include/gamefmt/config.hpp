@@ -60,8 +60,8 @@
 // Import (bool, default false): also give every instance node its property bag as node metadata —
 // rbx.ClassName, rbx.Name, rbx.Referent, rbx.service and rbx.props.<name> = "<Type>:<text>" — so tools that
 // show node metadata (glTF extras in Blender) see the properties. Without it the instances travel only in
-// the scene's rbx.source entry (about 2.8 bytes per file byte): every Assimp metadata entry costs ~2 KB, so
-// the bags take gigabytes for a 300,000-part place. CLI: --rbx-node-properties
+// the scene's rbx.source entry (the file, zstd-compressed; docs/metadata.md): every Assimp metadata entry
+// costs ~2 KB, so the bags take gigabytes for a 300,000-part place. CLI: --rbx-node-properties
 #define GAMEFMT_RBX_NODE_PROPERTIES "GAMEFMT_RBX_NODE_PROPERTIES"
 
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:

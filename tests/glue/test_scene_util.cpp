@@ -56,59 +56,6 @@ TEST(SceneUtil, MaterialHasBaseAndDiffuse) {
     delete m;
 }
 
-TEST(SceneUtil, MetadataTypesNestingAndLongText) {
-    MetadataBuilder nested;
-    nested.Add("inner", std::int32_t(-7));
-    MetadataBuilder md;
-    md.Add("b", true);
-    md.Add("i", std::int32_t(-5));
-    md.Add("u", std::uint64_t(1) << 40);
-    md.Add("f", 1.5f);
-    md.Add("d", 2.25);
-    md.Add("s", "text");
-    md.Add("v", aiVector3D(1, 2, 3));
-    md.Add("n", std::move(nested));
-    const std::string longText(2500, 'q');
-    md.AddLongText("long", longText);
-    aiMetadata *m = md.Build();
-    ASSERT_NE(m, nullptr);
-    EXPECT_EQ(m->mNumProperties, 9u);
-    bool b = false;
-    std::int32_t i = 0;
-    std::uint64_t u = 0;
-    float f = 0;
-    double d = 0;
-    aiString s;
-    aiVector3D v;
-    EXPECT_TRUE(m->Get("b", b) && b);
-    EXPECT_TRUE(m->Get("i", i) && i == -5);
-    EXPECT_TRUE(m->Get("u", u) && u == (std::uint64_t(1) << 40));
-    EXPECT_TRUE(m->Get("f", f) && f == 1.5f);
-    EXPECT_TRUE(m->Get("d", d) && d == 2.25);
-    EXPECT_TRUE(m->Get("s", s) && std::string(s.C_Str()) == "text");
-    EXPECT_TRUE(m->Get("v", v) && v == aiVector3D(1, 2, 3));
-    aiMetadata n;
-    ASSERT_TRUE(m->Get("n", n));
-    EXPECT_TRUE(n.Get("inner", i) && i == -7);
-    std::string back;
-    ASSERT_TRUE(GetLongText(m, "long", back));
-    EXPECT_EQ(back, longText);
-    EXPECT_TRUE(GetLongText(m, "s", back) && back == "text");
-    EXPECT_FALSE(GetLongText(m, "missing", back));
-    delete m;
-}
-
-TEST(SceneUtil, EmptyNestedMetadataIsAnEmptyBlock) {
-    MetadataBuilder md;
-    md.Add("empty", MetadataBuilder());
-    aiMetadata *m = md.Build();
-    ASSERT_NE(m, nullptr);
-    aiMetadata nested;
-    ASSERT_TRUE(m->Get("empty", nested));
-    EXPECT_EQ(nested.mNumProperties, 0u);
-    delete m;
-}
-
 TEST(SceneUtil, MergeKeepsExistingEntries) {
     aiScene scene;
     MetadataBuilder first;

@@ -2,10 +2,12 @@
 // and palette, placeholders without them, solid colours, concave and large polygons through Triangulate,
 // frame animation and its options, ROB segments of every type, v2.7, scale, glb2 export and metadata —
 // all through a registered, validating Importer, on synthetic fixtures only.
+#include "common/base64.hpp"
 #include "common/compression.hpp"
 #include "fixtures/redguard_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "gamefmt/metadata.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 
@@ -711,14 +713,8 @@ TEST(RgScene, Section14RobFromMemory) {
 }
 
 // Lowercase hex of bytes [begin, end) — written independently of the importer's formatter.
-std::string HexOf(const std::vector<std::uint8_t> &bytes, std::size_t begin, std::size_t end) {
-    std::string out;
-    char buf[3];
-    for (std::size_t i = begin; i < end; ++i) {
-        std::snprintf(buf, sizeof buf, "%02x", bytes[i]);
-        out += buf;
-    }
-    return out;
+std::string Base64Of(const std::vector<std::uint8_t> &bytes, std::size_t begin, std::size_t end) {
+    return gamefmt::Base64Encode(bytes.data() + begin, end - begin);
 }
 
 TEST(RgScene, UninterpretedBytesAreKeptInMetadata) {
@@ -728,9 +724,13 @@ TEST(RgScene, UninterpretedBytesAreKeptInMetadata) {
     ASSERT_TRUE(r) << r.error;
     const aiNode *node = Child(r.scene->mRootNode, "TRI");
     ASSERT_NE(node, nullptr);
-    EXPECT_EQ(MetaString(node->mMetaData, "rg.segment_header"), HexOf(rob, 20, 100));
-    EXPECT_EQ(MetaString(node->mMetaData, "rg.header"), HexOf(rob, 100, 164));
-    EXPECT_EQ(MetaString(node->mMetaData, "rg.header").substr(0, 8), "76342e30"); // "v4.0"
+    // Blobs (gamefmt/metadata.hpp): base64 of the bytes as the file stores them.
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.segment_header"), Base64Of(rob, 20, 100));
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.header"), Base64Of(rob, 100, 164));
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.header").substr(0, 4), "djQu"); // "v4."
+    std::vector<std::uint8_t> header;
+    ASSERT_TRUE(gamefmt::GetMetadataBlob(node->mMetaData, "rg.header", header));
+    EXPECT_EQ(header, std::vector<std::uint8_t>(rob.begin() + 100, rob.begin() + 164));
     // v2.7: the opaque 24-byte-per-face block, found at the offset header field 0x18 names.
     const std::vector<std::uint8_t> v27 = rg::TriangleV27();
     const ImportResult m = ImportMemory(v27, "3d");
@@ -739,7 +739,7 @@ TEST(RgScene, UninterpretedBytesAreKeptInMetadata) {
     ASSERT_NE(model, nullptr);
     const std::size_t block = v27[0x18] | v27[0x19] << 8 | v27[0x1A] << 16 | std::size_t(v27[0x1B]) << 24;
     ASSERT_LE(block + 24, v27.size());
-    EXPECT_EQ(MetaString(model->mMetaData, "rg.v2_block"), HexOf(v27, block, block + 24));
+    EXPECT_EQ(MetaString(model->mMetaData, "rg.v2_block"), Base64Of(v27, block, block + 24));
     // No face has a non-zero unused word in these files.
     EXPECT_EQ(MetaString(model->mMetaData, "rg.face_unused"), "<absent>");
 }
@@ -999,7 +999,7 @@ TEST(RgScene, AnimatedImagesUseTheirOwnColourMapUnlessAPaletteIsConfigured) {
     }
 }
 
-TEST(RgScene, LongFaceOrderContinuesInNumberedKeys) {
+TEST(RgScene, LongFaceOrderIsSplitIntoNumberedParts) {
     // 600 triangles alternating two materials: no runs, so the text is far longer than one aiString part.
     rg::GenModel model;
     model.version = "v5.0";
@@ -1018,14 +1018,17 @@ TEST(RgScene, LongFaceOrderContinuesInNumberedKeys) {
     const ImportResult r = ImportMemory(rg::Generate(model), "3d");
     ASSERT_TRUE(r) << r.error;
     const aiMetadata *md = Child(r.scene->mRootNode, "model")->mMetaData;
-    std::string text = MetaString(md, "rg.face_order");
-    ASSERT_EQ(text.size(), 1000u);
-    for (int part = 1;; ++part) {
-        const std::string more = MetaString(md, ("rg.face_order." + std::to_string(part)).c_str());
+    // The long form of gamefmt/metadata.hpp: rg.face_order is the length, rg.face_order#0… the text.
+    std::uint64_t length = 0;
+    ASSERT_TRUE(md->Get("rg.face_order", length));
+    std::string text;
+    for (int part = 0;; ++part) {
+        const std::string more = MetaString(md, ("rg.face_order#" + std::to_string(part)).c_str());
         if (more == "<absent>") break;
         EXPECT_LE(more.size(), 1000u);
         text += more;
     }
+    EXPECT_EQ(text.size(), length);
     std::string want = "m0:";
     for (int f = 0; f < 600; f += 2) want += (f ? "," : "") + std::to_string(f);
     want += ";m1:";

@@ -314,24 +314,19 @@ void RenameBone(aiScene *scene, const std::string &from, const std::string &to) 
     if (aiNode *node = scene->mRootNode->FindNode(from.c_str())) node->mName = aiString(to);
 }
 
-// Sets scene metadata `rbxmesh.facs` the way the importer stores it: a blob in nested metadata (byte size,
-// format, base64 slices of at most 1000 characters).
+// Sets scene metadata `rbxmesh.facs` the way docs/metadata.md describes it, built by hand: the base64 text as
+// one string, or (beyond 1000 characters) its length (UINT64) then its parts "rbxmesh.facs#<i>"; then
+// rbxmesh.facsFormat.
 void AttachFacs(aiScene *scene, const std::vector<std::uint8_t> &blob) {
     const std::string text = gamefmt::Base64Encode(blob);
-    const unsigned parts = static_cast<unsigned>((text.size() + 999) / 1000);
-    aiMetadata *nested = aiMetadata::Alloc(3 + parts);
-    nested->Set(0, "size", static_cast<std::uint64_t>(blob.size()));
-    nested->Set(1, "format", static_cast<std::int32_t>(1));
-    nested->Set(2, "parts", static_cast<std::int32_t>(parts));
-    for (unsigned p = 0; p < parts; ++p) {
-        char name[16];
-        std::snprintf(name, sizeof name, "p%04u", p);
-        nested->Set(3 + p, name, aiString(text.substr(p * 1000, 1000)));
-    }
+    const unsigned parts = text.size() <= 1000 ? 0 : static_cast<unsigned>((text.size() + 999) / 1000);
     delete scene->mMetaData;
-    scene->mMetaData = aiMetadata::Alloc(1);
-    scene->mMetaData->Set(0, "rbxmesh.facs", *nested);
-    delete nested;
+    scene->mMetaData = aiMetadata::Alloc(2 + parts);
+    if (parts == 0) scene->mMetaData->Set(0, "rbxmesh.facs", aiString(text));
+    if (parts != 0) scene->mMetaData->Set(0, "rbxmesh.facs", static_cast<std::uint64_t>(text.size()));
+    for (unsigned p = 0; p < parts; ++p)
+        scene->mMetaData->Set(1 + p, "rbxmesh.facs#" + std::to_string(p), aiString(text.substr(p * 1000, 1000)));
+    scene->mMetaData->Set(1 + parts, "rbxmesh.facsFormat", static_cast<std::int32_t>(1));
 }
 
 ImporterSetup AllLods() {

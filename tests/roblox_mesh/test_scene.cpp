@@ -4,6 +4,7 @@
 #include "assimp_glue/roblox_mesh/scene.hpp"
 #include "cli/mini_json.hpp"
 #include "gamefmt/config.hpp"
+#include "gamefmt/metadata.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "support/import_helpers.hpp"
 
@@ -605,13 +606,15 @@ TEST(RobloxMeshScene, FacsBlobRoundTripsThroughMetadata) {
         ASSERT_TRUE(r) << r.error;
         EXPECT_EQ(r.scene->mMeshes[0]->mNumAnimMeshes, 0u); // --no-facs-bake
         EXPECT_FALSE(MetaValue<bool>(r.scene->mMetaData, "rbxmesh.facsBaked", true));
-        aiMetadata nested;
-        ASSERT_TRUE(r.scene->mMetaData->Get("rbxmesh.facs", nested));
-        EXPECT_EQ(MetaValue<std::uint64_t>(&nested, "size", 0), size);
-        EXPECT_EQ(MetaValue<std::int32_t>(&nested, "format", 0), 1);
-        const std::int32_t parts = MetaValue<std::int32_t>(&nested, "parts", 0);
-        EXPECT_EQ(parts, static_cast<std::int32_t>(((size + 2) / 3 * 4 + 999) / 1000));
-        EXPECT_EQ(MetaString(&nested, "p0000").size(), 1000u);
+        // The long form of gamefmt/metadata.hpp: base64 length, then parts of 1000 characters.
+        const std::size_t base64Size = (size + 2) / 3 * 4;
+        EXPECT_EQ(MetaValue<std::uint64_t>(r.scene->mMetaData, "rbxmesh.facs", 0), base64Size);
+        EXPECT_EQ(MetaValue<std::int32_t>(r.scene->mMetaData, "rbxmesh.facsFormat", 0), 1);
+        const std::size_t parts = (base64Size + 999) / 1000;
+        EXPECT_EQ(MetaString(r.scene->mMetaData, "rbxmesh.facs#0").size(), 1000u);
+        EXPECT_EQ(MetaString(r.scene->mMetaData, ("rbxmesh.facs#" + std::to_string(parts - 1)).c_str()).size(),
+                  base64Size - (parts - 1) * 1000);
+        EXPECT_EQ(MetaString(r.scene->mMetaData, ("rbxmesh.facs#" + std::to_string(parts)).c_str()), "<absent>");
 
         gamefmt::rbxmesh::Facs facs;
         ASSERT_TRUE(gamefmt::glue::ReadRobloxFacsMetadata(r.scene->mMetaData, facs));
@@ -642,15 +645,11 @@ TEST(RobloxMeshScene, ChunkedExtrasRoundTripThroughMetadata) {
     ASSERT_TRUE(gamefmt::glue::ReadRobloxHsravisMetadata(r.scene->mMetaData, h));
     EXPECT_EQ(h.bitCount, 11u);
     EXPECT_EQ(h.bits, (Bytes{0xA5, 0x03}));
-    aiMetadata chunks;
-    ASSERT_TRUE(r.scene->mMetaData->Get("rbxmesh.unknownChunks", chunks));
-    EXPECT_EQ(MetaValue<std::int32_t>(&chunks, "count", 0), 1);
-    aiMetadata chunk;
-    ASSERT_TRUE(chunks.Get("c0000", chunk));
-    EXPECT_EQ(MetaString(&chunk, "tag"), "FUTURE");
-    EXPECT_EQ(MetaValue<std::int32_t>(&chunk, "version", 0), 3);
+    EXPECT_EQ(MetaValue<std::int32_t>(r.scene->mMetaData, "rbxmesh.unknownChunks", 0), 1);
+    EXPECT_EQ(MetaString(r.scene->mMetaData, "rbxmesh.unknownChunk.0.tag"), "FUTURE");
+    EXPECT_EQ(MetaValue<std::int32_t>(r.scene->mMetaData, "rbxmesh.unknownChunk.0.version", 0), 3);
     Bytes payload;
-    ASSERT_TRUE(gamefmt::glue::DecodeRobloxBlob(chunk, payload));
+    ASSERT_TRUE(gamefmt::GetMetadataBlob(r.scene->mMetaData, "rbxmesh.unknownChunk.0.data", payload));
     EXPECT_EQ(payload, custom);
     EXPECT_EQ(MetaString(r.scene->mMetaData, "rbxmesh.chunkOrder"), "COREMESH,LODS,HSRAVIS,FUTURE");
 }
@@ -663,7 +662,7 @@ TEST(RobloxMeshScene, TrailingBytesAndTextLineEndsAreKept) {
     const ImportResult r = ImportMemory(bytes, "mesh");
     ASSERT_TRUE(r) << r.error;
     Bytes trailing;
-    ASSERT_TRUE(gamefmt::glue::ReadRobloxBlobMetadata(r.scene->mMetaData, "rbxmesh.trailingBytes", trailing));
+    ASSERT_TRUE(gamefmt::GetMetadataBlob(r.scene->mMetaData, "rbxmesh.trailingBytes", trailing));
     EXPECT_EQ(trailing, junk);
     bool warned = false;
     for (const std::string &line : r.log) warned = warned || line.find("Roblox mesh") != std::string::npos;

@@ -10,6 +10,7 @@
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/value_text.hpp"
+#include "importers/roblox_model/writer.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_compare.hpp"
 
@@ -213,9 +214,16 @@ TEST(RbxScene, DefaultScenesCarryTheFileNotPerNodeBags) {
         EXPECT_EQ(node->mMetaData, nullptr) << node->mName.C_Str();
         for (unsigned i = 0; i < node->mNumChildren; ++i) stack.push_back(node->mChildren[i]);
     }
-    std::string source;
-    ASSERT_TRUE(glue::GetSplitText(*scene->mMetaData, glue::kRbxSource, source));
-    EXPECT_FALSE(source.empty());
+    // rbx.source: the document's XML as one zstd frame (magic 28 B5 2F FD), rbx.sourceSize its inflated size.
+    std::vector<std::uint8_t> source;
+    ASSERT_TRUE(gamefmt::GetMetadataBlob(scene->mMetaData, glue::kRbxSource, source));
+    ASSERT_GE(source.size(), 4u);
+    EXPECT_EQ(source[0], 0x28);
+    EXPECT_EQ(source[1], 0xB5);
+    EXPECT_EQ(source[2], 0x2F);
+    EXPECT_EQ(source[3], 0xFD);
+    EXPECT_EQ(gamefmt::GetMetadataInt(scene->mMetaData, glue::kRbxSourceSize),
+              static_cast<std::int64_t>(rbx::WriteXml(doc).size()));
     // Untouched, the document comes back exactly.
     EXPECT_EQ(rbx::CompareDocuments(doc, SceneDocument(*scene)), "");
 }
@@ -415,19 +423,19 @@ TEST(RbxScene, LongValuesAreSplitAndRejoined) {
         ASSERT_NE(node, nullptr);
         const aiMetadata *props = Props(node);
         ASSERT_NE(props, nullptr);
-        const std::string marker = MetaString(props, "rbx.props.ChildData");
-        const std::string type = text.substr(0, text.find(':') + 1);
-        ASSERT_EQ(marker.rfind(type + "#", 0), 0u) << marker;
-        const unsigned k = static_cast<unsigned>(std::stoul(marker.substr(type.size() + 1)));
-        std::string joined = type;
-        for (unsigned part = 0; part < k; ++part) {
+        // The long form of gamefmt/metadata.hpp: the text's length, then parts of at most 1000 bytes.
+        std::uint64_t length = 0;
+        EXPECT_TRUE(props->Get("rbx.props.ChildData", length) && length == text.size());
+        std::string joined;
+        for (unsigned part = 0; joined.size() < text.size(); ++part) {
             const std::string piece = MetaString(props, ("rbx.props.ChildData#" + std::to_string(part)).c_str());
+            ASSERT_FALSE(piece.empty());
             EXPECT_LE(piece.size(), 1000u);
             joined += piece;
         }
         EXPECT_EQ(joined, text);
         std::string viaHelper;
-        ASSERT_TRUE(glue::GetSplitText(*props, "rbx.props.ChildData", viaHelper));
+        ASSERT_TRUE(gamefmt::GetMetadataText(props, "rbx.props.ChildData", viaHelper));
         EXPECT_EQ(viaHelper, text);
         ++split;
         break;

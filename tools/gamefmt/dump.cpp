@@ -5,8 +5,9 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
-#include "assimp_glue/roblox_model/scene.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "gamefmt/metadata.hpp"
+#include "gamefmt/roblox_model.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/value_text.hpp"
 
@@ -21,11 +22,9 @@ namespace gamefmt::cli {
 namespace {
 
 std::string MetaText(const aiMetadata *md, const char *key) {
-    if (md == nullptr) return {};
-    for (unsigned i = 0; i < md->mNumProperties; ++i)
-        if (md->mValues[i].mType == AI_AISTRING && std::strcmp(md->mKeys[i].C_Str(), key) == 0)
-            return static_cast<const aiString *>(md->mValues[i].mData)->C_Str();
-    return {};
+    std::string text;
+    GetMetadataText(md, key, text);
+    return text;
 }
 
 // The document's tree, iterative (the file decides the depth): class "name" [referent], then its properties.
@@ -76,20 +75,20 @@ int RunDump(const Args &args, std::ostream &out, std::ostream &err) {
         return kExitBadInput;
     }
     log.ReportWarnings(files[0]); // a failed import shows only its error
-    if (!glue::IsRobloxModelScene(*loaded.scene)) {
+    if (!IsRobloxModelScene(*loaded.scene)) {
         PrintFileError(err, "dump", files[0], "not a Roblox model or place (no rbx.source metadata)");
         return kExitBadInput;
     }
     const aiMetadata *sm = loaded.scene->mMetaData;
-    out << "# " << MetaText(sm, "SourceAsset_Format") << " (" << MetaText(sm, glue::kRbxFormat) << ")\n";
+    out << "# " << MetaText(sm, "SourceAsset_Format") << " (" << MetaText(sm, kRbxFormat) << ")\n";
     if (sm != nullptr)
-        glue::ForEachSplitText(*sm, [&](std::string_view key, std::string_view text) {
-            if (key.substr(0, 9) == "rbx.meta.")
-                out << "# meta " << key.substr(9) << " = " << OneLine(std::string(text)) << '\n';
+        ForEachMetadata(*sm, [&](const MetadataValue &v) {
+            if (v.isText && v.key.substr(0, 9) == "rbx.meta.")
+                out << "# meta " << v.key.substr(9) << " = " << OneLine(std::string(v.text)) << '\n';
         });
     rbx::Document doc;
     try {
-        glue::DocumentFromScene(*loaded.scene, doc);
+        RobloxDocumentFromScene(*loaded.scene, doc);
     } catch (const std::exception &e) {
         PrintFileError(err, "dump", files[0], e.what());
         return kExitBadInput;

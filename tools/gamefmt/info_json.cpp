@@ -4,6 +4,8 @@
 #include "info_report.hpp"
 #include "json_writer.hpp"
 #include "options.hpp"
+
+#include "gamefmt/metadata.hpp"
 #include "scene_stats.hpp"
 
 #include <assimp/commonMetaData.h>
@@ -37,23 +39,30 @@ void WritePrimitiveTypes(JsonWriter &json, unsigned types) {
     json.EndArray();
 }
 
-// Each entry becomes {"type": ..., "value": ...} so consumers keep Assimp's type information.
+// Each entry becomes {"type": ..., "value": ...} so consumers keep Assimp's type information. Long texts
+// (gamefmt/metadata.hpp) are one string entry, their parts joined.
 void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth) {
     json.BeginObject();
-    for (unsigned i = 0; i < metadata.mNumProperties; ++i) {
-        const aiMetadataEntry &entry = metadata.mValues[i];
-        json.Key(View(metadata.mKeys[i]));
+    ForEachMetadata(metadata, [&](const MetadataValue &v) {
+        const aiMetadataEntry &entry = *v.entry;
+        json.Key(v.key);
         json.BeginObject(entry.mType != AI_AIMETADATA);
         const auto type = [&](const char *name) {
             json.Key("type");
             json.String(name);
             json.Key("value");
         };
+        if (v.parts != 0) {
+            type("string");
+            json.String(v.text);
+            json.EndObject();
+            return;
+        }
         if (entry.mData == nullptr) {
             type("none");
             json.Null();
             json.EndObject();
-            continue;
+            return;
         }
         switch (entry.mType) {
         case AI_BOOL:
@@ -109,7 +118,7 @@ void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth)
             break;
         }
         json.EndObject();
-    }
+    });
     json.EndObject();
 }
 

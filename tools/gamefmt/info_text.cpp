@@ -3,7 +3,8 @@
 #include "options.hpp"
 #include "scene_stats.hpp"
 
-#include "assimp_glue/roblox_model/scene.hpp"
+#include "gamefmt/metadata.hpp"
+#include "gamefmt/roblox_model.hpp"
 #include "importers/roblox_model/dom.hpp"
 
 #include <assimp/commonMetaData.h>
@@ -58,6 +59,10 @@ std::string Printable(const aiString &s, bool verbose) {
     return Printable(s.data, s.length, verbose);
 }
 
+std::string Printable(std::string_view s, bool verbose) {
+    return Printable(s.data(), s.size(), verbose);
+}
+
 std::string Point(const aiVector3D &p) {
     char buffer[128];
     std::snprintf(buffer, sizeof buffer, "(%f %f %f)", static_cast<double>(p.x), static_cast<double>(p.y),
@@ -67,12 +72,17 @@ std::string Point(const aiVector3D &p) {
 
 void WriteMetadata(std::ostream &out, const aiMetadata &metadata, const std::string &indent, unsigned depth,
                    bool verbose) {
-    for (unsigned i = 0; i < metadata.mNumProperties; ++i) {
-        const aiMetadataEntry &entry = metadata.mValues[i];
-        out << indent << Printable(metadata.mKeys[i], verbose) << ": ";
+    // Long texts (gamefmt/metadata.hpp) are one entry, their parts joined.
+    ForEachMetadata(metadata, [&](const MetadataValue &v) {
+        const aiMetadataEntry &entry = *v.entry;
+        out << indent << Printable(v.key, verbose) << ": ";
+        if (v.parts != 0) {
+            out << '"' << Printable(v.text, verbose) << "\" (string)\n";
+            return;
+        }
         if (entry.mData == nullptr) {
             out << "(no data)\n";
-            continue;
+            return;
         }
         switch (entry.mType) {
         case AI_BOOL:
@@ -122,7 +132,7 @@ void WriteMetadata(std::ostream &out, const aiMetadata &metadata, const std::str
             out << "(value of metadata type " << static_cast<int>(entry.mType) << ")\n";
             break;
         }
-    }
+    });
 }
 
 std::string MaterialName(const aiScene &scene, unsigned index) {
@@ -277,10 +287,10 @@ void WriteInfoText(const InfoInput &input, std::ostream &out) {
 
 std::vector<std::pair<std::string, std::uint64_t>> RobloxClassCounts(const aiScene &scene) {
     std::map<std::string, std::uint64_t> counts;
-    if (!glue::IsRobloxModelScene(scene)) return {};
+    if (!IsRobloxModelScene(scene)) return {};
     rbx::Document doc;
     try {
-        glue::DocumentFromScene(scene, doc); // the instances the scene holds (rbx.source, node edits applied)
+        RobloxDocumentFromScene(scene, doc); // the instances the scene holds (rbx.source, node edits applied)
     } catch (const std::exception &) {
         return {};
     }

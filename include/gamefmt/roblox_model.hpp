@@ -1,0 +1,48 @@
+// What gamefmt's Roblox model/place importer (.rbxm .rbxl .rbxmx .rbxlx) puts into an aiScene, for programs
+// that read it: the metadata keys and the instance tree as a document. docs/metadata.md has the full list.
+//
+//   const aiScene *scene = importer.ReadFile("place.rbxl", 0);
+//   if (gamefmt::IsRobloxModelScene(*scene)) {
+//       gamefmt::rbx::Document doc;                // importers/roblox_model/dom.hpp
+//       gamefmt::RobloxDocumentFromScene(*scene, doc);
+//   }
+#pragma once
+
+#include "gamefmt/metadata.hpp"
+
+struct aiScene;
+
+namespace gamefmt {
+namespace rbx {
+struct Document;
+}
+
+// Scene metadata.
+inline constexpr const char *kRbxFormat = "rbx.format"; // AISTRING "binary" | "xml": the file's encoding
+// Blob (gamefmt/metadata.hpp): the file the instances came from as one zstd frame; rbx.sourceSize (UINT64)
+// is its size once inflated. Every instance and property travels here, once.
+inline constexpr const char *kRbxSource = "rbx.source";
+inline constexpr const char *kRbxSourceSize = "rbx.sourceSize";
+// SourceAsset_Format of a model and of a place (a document with a Workspace at its top).
+inline constexpr const char *kRbxModelFormat = "Roblox model";
+inline constexpr const char *kRbxPlaceFormat = "Roblox place";
+
+// Node metadata, only with GAMEFMT_RBX_NODE_PROPERTIES (each entry costs about 2 KB of Assimp memory):
+// rbx.ClassName, rbx.Name, rbx.Referent (AISTRING), rbx.service (BOOL, services only) and one
+// rbx.props.<name> = "<Type>:<text>" per property (value_text.hpp's text form; long values split as
+// gamefmt/metadata.hpp says). Flat: never nested metadata.
+inline constexpr const char *kRbxClassName = "rbx.ClassName";
+inline constexpr const char *kRbxName = "rbx.Name";
+inline constexpr const char *kRbxReferent = "rbx.Referent";
+inline constexpr const char *kRbxService = "rbx.service";
+inline constexpr const char *kRbxPropPrefix = "rbx.props.";
+
+// True when the scene carries rbx.source or some node carries rbx.ClassName (a scene this importer made).
+bool IsRobloxModelScene(const aiScene &scene);
+
+// The instances the scene holds: rbx.source re-read, then brought in line with the node tree (nodes removed
+// drop their instances, reparented nodes move them; found by node name), or, without rbx.source, built from
+// the node metadata above. Throws gamefmt::FormatError ("Roblox model") on malformed metadata.
+void RobloxDocumentFromScene(const aiScene &scene, rbx::Document &out);
+
+} // namespace gamefmt
