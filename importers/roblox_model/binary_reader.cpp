@@ -1,5 +1,6 @@
 // Binary Roblox model/place reader (roblox-model.md §2): header, chunk framing and decompression, then
-// META/SSTR/INST/PROP/PRNT into the document model, lenient where §2.7 says so.
+// META/SSTR/INST/PROP/PRNT into the document model, lenient where §2.7 says so. The values inside PROP
+// chunks are decoded by binary_columns.cpp.
 //
 // Decisions where the reference leaves a choice:
 //  * Chunks are all decompressed first, then interpreted in the order META/SSTR, INST, PROP, PRNT (each
@@ -16,6 +17,7 @@
 //    inside a model); markers above 1 warn.
 //  * PRNT: roots and children follow pair order; an instance cut out of a cycle becomes a root at its
 //    pair's position; instances without a link are appended to the roots afterwards, in instance order.
+#include "importers/roblox_model/binary_columns.hpp"
 #include "importers/roblox_model/binary_primitives.hpp"
 #include "importers/roblox_model/reader.hpp"
 
@@ -255,17 +257,6 @@ private:
         if (!r.atEnd()) warn("SSTR chunk has " + std::to_string(r.remaining()) + " extra bytes");
     }
 
-    // Reads the referent array of `count` values (the caller checked count * 4 fits).
-    void readReferents(ByteReader &r, std::size_t count, std::vector<std::int32_t> &out) {
-        r.requireArray(count, 4, "referents");
-        out.resize(count);
-        std::vector<std::uint32_t> &tmp = mU32a;
-        tmp.resize(count);
-        bin::DeinterleaveBE<4>(r.take(count * 4), count, tmp.data());
-        for (std::size_t i = 0; i < count; ++i) out[i] = bin::ZigzagDecode32(tmp[i]);
-        bin::PrefixSumReferents(out.data(), count);
-    }
-
     struct PendingInst {
         std::size_t classIndex;
         std::vector<std::int32_t> referents;
@@ -298,9 +289,9 @@ private:
         PendingInst p;
         p.classIndex = mClasses.size();
         p.service = format == 1;
-        readReferents(r, count, p.referents);
+        mColumns.readReferents(r, count, p.referents);
         for (std::int32_t ref : p.referents)
-            if (!mReferents.emplace(ref, static_cast<std::uint32_t>(mReferents.size())).second)
+            if (!mReferents.indices.emplace(ref, static_cast<std::uint32_t>(mReferents.indices.size())).second)
                 r.fail("duplicate referent " + std::to_string(ref) + " (class " + cls.name + ")");
         if (format == 1) {
             const std::uint8_t *markers = r.take(count);
@@ -341,11 +332,7 @@ private:
         mPending.clear();
     }
 
-    std::uint32_t lookup(std::int32_t ref) const {
-        if (ref == -1) return kNoInstance;
-        auto it = mReferents.find(ref);
-        return it == mReferents.end() ? kNoInstance : it->second;
-    }
+    std::uint32_t lookup(std::int32_t ref) const { return mReferents.lookup(ref); }
 
     // ------------------------------------------------------------------ PROP
     void warnTypeOnce(std::uint8_t type, const std::string &cls, const std::string &prop) {
@@ -415,424 +402,12 @@ private:
             mNamed.insert(cls.id);
         }
 
-        Column col{*this, cls, slot, type, isName};
-        decodeColumn(r, col, n);
+        mColumns.decode(r, binary::Column{mDoc, cls.instances, slot, type, isName}, n);
         if (!r.atEnd())
             warn("PROP " + cls.name + "." + propName + " has " + std::to_string(r.remaining()) + " extra bytes");
     }
 
     static std::uint64_t TypeBit(Type t) { return std::uint64_t(1) << static_cast<unsigned>(t); }
-
-    // Where decoded values go: property `slot` of every instance of the class, or the instance name.
-    struct Column {
-        BinaryReader &self;
-        ClassInfo &cls;
-        std::uint32_t slot;
-        Type type;
-        bool isName;
-
-        Instance &inst(std::size_t i) const { return self.mDoc.instances[cls.instances[i]]; }
-        template <typename T> void set(std::size_t i, T &&v) const {
-            Value &value = inst(i).properties[slot].value;
-            value.type = type;
-            value.xmlTag = XmlTag::Default;
-            value.data = std::forward<T>(v);
-        }
-    };
-
-    // Interleaved big-endian u32 column.
-    const std::uint32_t *u32Column(ByteReader &r, std::size_t n, std::vector<std::uint32_t> &buf) {
-        r.requireArray(n, 4, "values");
-        buf.resize(n);
-        bin::DeinterleaveBE<4>(r.take(n * 4), n, buf.data());
-        return buf.data();
-    }
-    const std::uint64_t *u64Column(ByteReader &r, std::size_t n) {
-        r.requireArray(n, 8, "values");
-        mU64.resize(n);
-        bin::DeinterleaveBE<8>(r.take(n * 8), n, mU64.data());
-        return mU64.data();
-    }
-    std::vector<float> &floatColumn(ByteReader &r, std::size_t n, std::vector<float> &out) {
-        r.requireArray(n, 4, "values");
-        out.resize(n);
-        const std::uint8_t *p = r.take(n * 4);
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t v = static_cast<std::uint32_t>(p[i]) << 24 |
-                                    static_cast<std::uint32_t>(p[n + i]) << 16 |
-                                    static_cast<std::uint32_t>(p[2 * n + i]) << 8 | p[3 * n + i];
-            out[i] = bin::RbxFloatDecode(v);
-        }
-        return out;
-    }
-    std::vector<std::int32_t> &int32Column(ByteReader &r, std::size_t n, std::vector<std::int32_t> &out) {
-        u32Column(r, n, mU32a);
-        out.resize(n);
-        for (std::size_t i = 0; i < n; ++i) out[i] = bin::ZigzagDecode32(mU32a[i]);
-        return out;
-    }
-
-    // Reads N CFrames (§2.5): rotations, then X[N] Y[N] Z[N]. `quat` selects the 0x11 layout.
-    void readCFrames(ByteReader &r, std::size_t n, std::vector<CFrame> &out, bool quat) {
-        r.requireArray(n, 13, "CFrames");
-        out.assign(n, CFrame{});
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t at = r.tell();
-            const std::uint8_t id = r.u8();
-            if (id == 0) {
-                if (quat) {
-                    const float x = r.f32le(), y = r.f32le(), z = r.f32le(), w = r.f32le();
-                    auto &m = out[i].rotation;
-                    m = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
-                         2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
-                         2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
-                } else {
-                    for (float &f : out[i].rotation) f = r.f32le();
-                }
-            } else if (!bin::RotationFromId(id, out[i].rotation)) {
-                r.failAt(at, "invalid CFrame rotation id 0x" + Hex(id));
-            }
-        }
-        floatColumn(r, n, mFa);
-        floatColumn(r, n, mFb);
-        floatColumn(r, n, mFc);
-        for (std::size_t i = 0; i < n; ++i) out[i].position = Vector3{mFa[i], mFb[i], mFc[i]};
-    }
-
-    void decodeColumn(ByteReader &r, const Column &c, std::size_t n) {
-        switch (c.type) {
-        case Type::String:
-        case Type::Bytecode: {
-            r.requireArray(n, 4, "strings");
-            for (std::size_t i = 0; i < n; ++i) {
-                std::string s = r.stringU32le();
-                if (c.isName)
-                    c.inst(i).name = std::move(s);
-                else if (c.type == Type::Bytecode)
-                    c.set(i, Bytecode{std::move(s)});
-                else
-                    c.set(i, std::move(s));
-            }
-            break;
-        }
-        case Type::Bool: {
-            const std::uint8_t *p = r.take(n);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, p[i] != 0);
-            break;
-        }
-        case Type::Int32: {
-            int32Column(r, n, mIa);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, mIa[i]);
-            break;
-        }
-        case Type::Float32: {
-            floatColumn(r, n, mFa);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, mFa[i]);
-            break;
-        }
-        case Type::Float64: {
-            r.requireArray(n, 8, "values");
-            for (std::size_t i = 0; i < n; ++i) c.set(i, r.f64le());
-            break;
-        }
-        case Type::UDim: {
-            floatColumn(r, n, mFa);
-            int32Column(r, n, mIa);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, UDim{mFa[i], mIa[i]});
-            break;
-        }
-        case Type::UDim2: {
-            floatColumn(r, n, mFa);
-            floatColumn(r, n, mFb);
-            int32Column(r, n, mIa);
-            int32Column(r, n, mIb);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, UDim2{UDim{mFa[i], mIa[i]}, UDim{mFb[i], mIb[i]}});
-            break;
-        }
-        case Type::Ray: {
-            r.requireArray(n, 24, "Rays");
-            for (std::size_t i = 0; i < n; ++i) {
-                Ray ray;
-                ray.origin = Vector3{r.f32le(), r.f32le(), r.f32le()};
-                ray.direction = Vector3{r.f32le(), r.f32le(), r.f32le()};
-                c.set(i, ray);
-            }
-            break;
-        }
-        case Type::Faces:
-        case Type::Axes: {
-            const std::size_t at = r.tell();
-            const std::uint8_t *p = r.take(n);
-            const std::uint8_t maxBits = c.type == Type::Faces ? 63 : 7;
-            for (std::size_t i = 0; i < n; ++i) {
-                if (p[i] > maxBits)
-                    r.failAt(at + i, std::string(c.type == Type::Faces ? "Faces" : "Axes") + " value " +
-                                         std::to_string(p[i]) + " is out of range");
-                if (c.type == Type::Faces)
-                    c.set(i, Faces{p[i]});
-                else
-                    c.set(i, Axes{p[i]});
-            }
-            break;
-        }
-        case Type::BrickColor: {
-            u32Column(r, n, mU32a);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, BrickColor{mU32a[i]});
-            break;
-        }
-        case Type::Color3: {
-            floatColumn(r, n, mFa);
-            floatColumn(r, n, mFb);
-            floatColumn(r, n, mFc);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, Color3{mFa[i], mFb[i], mFc[i]});
-            break;
-        }
-        case Type::Vector2: {
-            floatColumn(r, n, mFa);
-            floatColumn(r, n, mFb);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, Vector2{mFa[i], mFb[i]});
-            break;
-        }
-        case Type::Vector3: {
-            floatColumn(r, n, mFa);
-            floatColumn(r, n, mFb);
-            floatColumn(r, n, mFc);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, Vector3{mFa[i], mFb[i], mFc[i]});
-            break;
-        }
-        case Type::Vector2int16: {
-            r.requireArray(n, 4, "Vector2int16s");
-            for (std::size_t i = 0; i < n; ++i) {
-                Vector2int16 v;
-                v.x = r.i16le();
-                v.y = r.i16le();
-                c.set(i, v);
-            }
-            break;
-        }
-        case Type::CFrame:
-        case Type::CFrameQuat: {
-            readCFrames(r, n, mCFrames, c.type == Type::CFrameQuat);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, mCFrames[i]);
-            break;
-        }
-        case Type::Enum: {
-            u32Column(r, n, mU32a);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, EnumValue{mU32a[i]});
-            break;
-        }
-        case Type::Ref: {
-            readReferents(r, n, mIa);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, RefValue{lookupRef(mIa[i])});
-            break;
-        }
-        case Type::Vector3int16: {
-            r.requireArray(n, 6, "Vector3int16s");
-            for (std::size_t i = 0; i < n; ++i) {
-                Vector3int16 v;
-                v.x = r.i16le();
-                v.y = r.i16le();
-                v.z = r.i16le();
-                c.set(i, v);
-            }
-            break;
-        }
-        case Type::NumberSequence: {
-            r.requireArray(n, 4, "NumberSequences");
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::uint32_t k = r.u32le();
-                r.requireArray(k, 12, "NumberSequence keypoints");
-                NumberSequence s;
-                s.keypoints.resize(k);
-                for (NumberKeypoint &kp : s.keypoints) {
-                    kp.time = r.f32le();
-                    kp.value = r.f32le();
-                    kp.envelope = r.f32le();
-                }
-                c.set(i, std::move(s));
-            }
-            break;
-        }
-        case Type::ColorSequence: {
-            r.requireArray(n, 4, "ColorSequences");
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::uint32_t k = r.u32le();
-                r.requireArray(k, 20, "ColorSequence keypoints");
-                ColorSequence s;
-                s.keypoints.resize(k);
-                for (ColorKeypoint &kp : s.keypoints) {
-                    kp.time = r.f32le();
-                    kp.color.r = r.f32le();
-                    kp.color.g = r.f32le();
-                    kp.color.b = r.f32le();
-                    kp.envelope = r.f32le();
-                }
-                c.set(i, std::move(s));
-            }
-            break;
-        }
-        case Type::NumberRange: {
-            r.requireArray(n, 8, "NumberRanges");
-            for (std::size_t i = 0; i < n; ++i) {
-                NumberRange v;
-                v.min = r.f32le();
-                v.max = r.f32le();
-                c.set(i, v);
-            }
-            break;
-        }
-        case Type::Rect: {
-            floatColumn(r, n, mFa);
-            floatColumn(r, n, mFb);
-            floatColumn(r, n, mFc);
-            floatColumn(r, n, mFd);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, Rect{Vector2{mFa[i], mFb[i]}, Vector2{mFc[i], mFd[i]}});
-            break;
-        }
-        case Type::PhysicalProperties: {
-            r.requireArray(n, 1, "PhysicalProperties");
-            for (std::size_t i = 0; i < n; ++i) {
-                const std::size_t at = r.tell();
-                PhysicalProperties v;
-                v.flags = r.u8();
-                if (v.flags > 3) r.failAt(at, "PhysicalProperties flag " + std::to_string(v.flags) + " is not 0-3");
-                if (v.flags & 1) {
-                    v.density = r.f32le();
-                    v.friction = r.f32le();
-                    v.elasticity = r.f32le();
-                    v.frictionWeight = r.f32le();
-                    v.elasticityWeight = r.f32le();
-                    if (v.flags & 2) v.acousticAbsorption = r.f32le();
-                }
-                c.set(i, v);
-            }
-            break;
-        }
-        case Type::Color3uint8: {
-            r.requireArray(n, 3, "Color3uint8s");
-            const std::uint8_t *p = r.take(n * 3);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, Color3uint8{p[i], p[n + i], p[2 * n + i]});
-            break;
-        }
-        case Type::Int64: {
-            const std::uint64_t *v = u64Column(r, n);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, Int64Value{bin::ZigzagDecode64(v[i])});
-            break;
-        }
-        case Type::SecurityCapabilities: {
-            const std::uint64_t *v = u64Column(r, n);
-            for (std::size_t i = 0; i < n; ++i)
-                c.set(i, SecurityCapabilities{static_cast<std::uint64_t>(bin::ZigzagDecode64(v[i]))});
-            break;
-        }
-        case Type::SharedString: {
-            const std::size_t at = r.tell();
-            u32Column(r, n, mU32a);
-            for (std::size_t i = 0; i < n; ++i) {
-                if (mU32a[i] >= mDoc.sharedStrings.size())
-                    r.failAt(at, "SharedString index " + std::to_string(mU32a[i]) + " out of range (" +
-                                     std::to_string(mDoc.sharedStrings.size()) + " entries)");
-                if (c.isName)
-                    c.inst(i).name = mDoc.sharedStrings[mU32a[i]].content;
-                else
-                    c.set(i, SharedStringRef{mU32a[i]});
-            }
-            break;
-        }
-        case Type::OptionalCFrame: {
-            const std::size_t at = r.tell();
-            if (r.u8() != static_cast<std::uint8_t>(Type::CFrame))
-                r.failAt(at, "OptionalCFrame: inner type is not CFrame (0x10)");
-            readCFrames(r, n, mCFrames, false);
-            const std::size_t boolAt = r.tell();
-            if (r.u8() != static_cast<std::uint8_t>(Type::Bool))
-                r.failAt(boolAt, "OptionalCFrame: inner type is not Bool (0x02)");
-            const std::uint8_t *p = r.take(n);
-            for (std::size_t i = 0; i < n; ++i) c.set(i, OptionalCFrame{p[i] != 0, mCFrames[i]});
-            break;
-        }
-        case Type::UniqueId: {
-            r.requireArray(n, 16, "UniqueIds");
-            const std::uint8_t *p = r.take(n * 16);
-            for (std::size_t i = 0; i < n; ++i) {
-                std::uint8_t b[16];
-                for (std::size_t j = 0; j < 16; ++j) b[j] = p[j * n + i];
-                UniqueId v;
-                for (int j = 0; j < 4; ++j) v.index = v.index << 8 | b[j];
-                for (int j = 4; j < 8; ++j) v.time = v.time << 8 | b[j];
-                for (int j = 8; j < 16; ++j) v.random = v.random << 8 | b[j];
-                c.set(i, v);
-            }
-            break;
-        }
-        case Type::Font: {
-            r.requireArray(n, 11, "Fonts");
-            for (std::size_t i = 0; i < n; ++i) {
-                Font f;
-                f.family = r.stringU32le();
-                f.weight = r.u16le();
-                f.style = r.u8();
-                f.cachedFaceId = r.stringU32le();
-                c.set(i, std::move(f));
-            }
-            break;
-        }
-        case Type::Content: {
-            const std::size_t at = r.tell();
-            int32Column(r, n, mIb);
-            std::size_t uris = 0, objects = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                if (mIb[i] == 1)
-                    ++uris;
-                else if (mIb[i] == 2)
-                    ++objects;
-                else if (mIb[i] != 0)
-                    r.failAt(at, "Content source type " + std::to_string(mIb[i]) + " is not 0, 1 or 2");
-            }
-            const std::size_t uriAt = r.tell();
-            const std::uint32_t uriCount = r.u32le();
-            r.requireArray(uriCount, 4, "Content URIs");
-            if (uriCount < uris)
-                r.failAt(uriAt,
-                         "Content: " + std::to_string(uriCount) + " URIs for " + std::to_string(uris) + " Uri values");
-            mStrings.clear();
-            mStrings.reserve(uriCount);
-            for (std::uint32_t k = 0; k < uriCount; ++k) mStrings.push_back(r.stringU32le());
-            const std::size_t objAt = r.tell();
-            const std::uint32_t objCount = r.u32le();
-            if (objCount < objects)
-                r.failAt(objAt, "Content: " + std::to_string(objCount) + " objects for " + std::to_string(objects) +
-                                    " Object values");
-            readReferents(r, objCount, mIa);
-            const std::uint32_t extCount = r.u32le();
-            r.requireArray(extCount, 4, "Content external data");
-            r.skip(std::size_t(extCount) * 4);
-            std::size_t ku = 0, ko = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                Content v;
-                v.source = static_cast<Content::Source>(mIb[i]);
-                if (mIb[i] == 1)
-                    v.uri = std::move(mStrings[ku++]);
-                else if (mIb[i] == 2)
-                    v.object = lookupRef(mIa[ko++]);
-                c.set(i, std::move(v));
-            }
-            if (uriCount > uris || objCount > objects) warn("Content column has unused URIs or objects");
-            break;
-        }
-        case Type::Unknown:
-            break;
-        }
-    }
-
-    std::uint32_t lookupRef(std::int32_t ref) {
-        const std::uint32_t idx = lookup(ref);
-        if (idx == kNoInstance && ref != -1 && !mWarnedRef) {
-            mWarnedRef = true;
-            warn("Ref to referent " + std::to_string(ref) + " which is not in the file; read as none");
-        }
-        return idx;
-    }
 
     // Int32→Int64 and Float32→Float64 for property names stored with both widths.
     void widen() {
@@ -861,8 +436,8 @@ private:
         const std::uint32_t count = r.u32le();
         r.requireArray(count, 8, "PRNT links");
         std::vector<std::int32_t> children, parents;
-        readReferents(r, count, children);
-        readReferents(r, count, parents);
+        mColumns.readReferents(r, count, children);
+        mColumns.readReferents(r, count, parents);
         if (!r.atEnd()) warn("PRNT chunk has " + std::to_string(r.remaining()) + " extra bytes");
         mLinks.reserve(mLinks.size() + count);
         for (std::uint32_t i = 0; i < count; ++i) mLinks.emplace_back(children[i], parents[i]);
@@ -939,19 +514,12 @@ private:
     std::vector<ClassInfo> mClasses;
     std::vector<PendingInst> mPending;
     std::unordered_map<std::uint32_t, std::size_t> mClassById;
-    std::unordered_map<std::int32_t, std::uint32_t> mReferents;
+    binary::ReferentTable mReferents;
     std::unordered_map<std::uint32_t, std::uint64_t> mTypesByName;
     std::unordered_set<std::uint32_t> mNamed;
     std::unordered_set<std::uint8_t> mWarnedTypes;
     std::vector<std::pair<std::int32_t, std::int32_t>> mLinks;
-    bool mWarnedRef = false;
-    // Column scratch, reused by every PROP chunk.
-    std::vector<std::uint32_t> mU32a;
-    std::vector<std::uint64_t> mU64;
-    std::vector<float> mFa, mFb, mFc, mFd;
-    std::vector<std::int32_t> mIa, mIb;
-    std::vector<CFrame> mCFrames;
-    std::vector<std::string> mStrings;
+    binary::ColumnDecoder mColumns{mDoc, mReferents}; // after mDoc and mReferents, which it refers to
 };
 
 } // namespace
