@@ -17,54 +17,26 @@ std::string Hex(std::uint8_t v) {
 } // namespace
 
 void ColumnDecoder::decode(ByteReader &r, const Column &c, std::size_t n) {
-    switch (c.type) {
-    case Type::String:
-    case Type::Bytecode:
-    case Type::Bool:
-    case Type::Int32:
-    case Type::Float32:
-    case Type::Float64:
-    case Type::Int64:
-    case Type::SecurityCapabilities:
-    case Type::Enum:
-    case Type::BrickColor:
-    case Type::Faces:
-    case Type::Axes:
+    switch (FamilyOf(c.type)) {
+    case TypeFamily::Scalar:
         decodeScalars(r, c, n);
         break;
-    case Type::UDim:
-    case Type::UDim2:
-    case Type::Vector2:
-    case Type::Vector3:
-    case Type::Vector2int16:
-    case Type::Vector3int16:
-    case Type::Rect:
-    case Type::Ray:
+    case TypeFamily::Vector:
         decodeVectors(r, c, n);
         break;
-    case Type::Color3:
-    case Type::Color3uint8:
-    case Type::CFrame:
-    case Type::CFrameQuat:
-    case Type::OptionalCFrame:
+    case TypeFamily::ColorOrFrame:
         decodeColorsAndFrames(r, c, n);
         break;
-    case Type::NumberSequence:
-    case Type::ColorSequence:
-    case Type::NumberRange:
-    case Type::PhysicalProperties:
+    case TypeFamily::Sequence:
         decodeSequences(r, c, n);
         break;
-    case Type::Ref:
-    case Type::SharedString:
-    case Type::UniqueId:
-    case Type::Font:
+    case TypeFamily::Reference:
         decodeReferences(r, c, n);
         break;
-    case Type::Content:
+    case TypeFamily::Content:
         decodeContent(r, c, n);
         break;
-    case Type::Unknown:
+    case TypeFamily::Unknown:
         break;
     }
 }

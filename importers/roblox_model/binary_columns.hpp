@@ -1,7 +1,7 @@
-// Type decoding of binary PROP chunks (roblox-model.md §2.2, §2.4, §2.5): one column of n values of one type,
-// in that type's stored layout (byte-interleaved big-endian integers, sign-rotated floats, packed records).
-// Chunk framing, instances and the tree are binary_reader.cpp's, the way rbx-dom's rbx_binary keeps its
-// chunk reader apart from its type decoders.
+// Type decoding and encoding of binary PROP chunks (roblox-model.md §2.2, §2.4, §2.5): one column of n values of one
+// type, in that type's stored layout (byte-interleaved big-endian integers, sign-rotated floats, packed records). Chunk
+// framing, instances and the tree are binary_reader.cpp's, the way rbx-dom's rbx_binary keeps its chunk reader apart
+// from its type decoders.
 #pragma once
 
 #include "importers/roblox_model/dom.hpp"
@@ -16,6 +16,57 @@
 #include <vector>
 
 namespace gamefmt::rbx::binary {
+
+// The families the column codecs are organised by (one decode and one encode function each).
+enum class TypeFamily { Scalar, Vector, ColorOrFrame, Sequence, Reference, Content, Unknown };
+
+inline TypeFamily FamilyOf(Type type) {
+    switch (type) {
+    case Type::String:
+    case Type::Bytecode:
+    case Type::Bool:
+    case Type::Int32:
+    case Type::Float32:
+    case Type::Float64:
+    case Type::Int64:
+    case Type::SecurityCapabilities:
+    case Type::Enum:
+    case Type::BrickColor:
+    case Type::Faces:
+    case Type::Axes:
+        return TypeFamily::Scalar;
+    case Type::UDim:
+    case Type::UDim2:
+    case Type::Vector2:
+    case Type::Vector3:
+    case Type::Vector2int16:
+    case Type::Vector3int16:
+    case Type::Rect:
+    case Type::Ray:
+        return TypeFamily::Vector;
+    case Type::Color3:
+    case Type::Color3uint8:
+    case Type::CFrame:
+    case Type::CFrameQuat:
+    case Type::OptionalCFrame:
+        return TypeFamily::ColorOrFrame;
+    case Type::NumberSequence:
+    case Type::ColorSequence:
+    case Type::NumberRange:
+    case Type::PhysicalProperties:
+        return TypeFamily::Sequence;
+    case Type::Ref:
+    case Type::SharedString:
+    case Type::UniqueId:
+    case Type::Font:
+        return TypeFamily::Reference;
+    case Type::Content:
+        return TypeFamily::Content;
+    case Type::Unknown:
+        break;
+    }
+    return TypeFamily::Unknown;
+}
 
 // Where one PROP chunk's values go: property `slot` of every instance of the class, or their names.
 struct Column {
@@ -83,6 +134,41 @@ private:
     std::vector<std::int32_t> mIa, mIb;
     std::vector<CFrame> mCFrames;
     std::vector<std::string> mStrings;
+};
+
+// Encodes PROP columns (the inverse of ColumnDecoder); its scratch buffers are reused by every chunk.
+class ColumnEncoder {
+public:
+    using Bytes = std::vector<std::uint8_t>;
+    using Column = std::vector<const Value *>; // one value per instance of the class, none null
+
+    // `referents`: the int32 referent written for each document index (-1 = none).
+    ColumnEncoder(const Document &doc, const std::vector<std::int32_t> &referents) : mDoc(doc), mReferents(referents) {}
+
+    // Appends the values of `col`, all of `type`, in the type's binary layout. Throws FormatError naming
+    // `where` ("Class.Property") when a value does not fit the type.
+    void encode(Bytes &out, Type type, const Column &col, const std::string &where);
+
+private:
+    void encodeScalars(Bytes &out, Type type, const Column &col, const std::string &where);
+    void encodeVectors(Bytes &out, Type type, const Column &col, const std::string &where);
+    void encodeColorsAndFrames(Bytes &out, Type type, const Column &col, const std::string &where);
+    void encodeSequences(Bytes &out, Type type, const Column &col, const std::string &where);
+    void encodeReferences(Bytes &out, Type type, const Column &col, const std::string &where);
+    void encodeContent(Bytes &out, const Column &col, const std::string &where);
+
+    template <typename Getter> void floats(Bytes &out, const Column &col, Getter getter);
+    template <typename Getter> void int32s(Bytes &out, const Column &col, Getter getter);
+    template <typename Getter> void u32s(Bytes &out, const Column &col, Getter getter);
+    template <typename Getter> void i64s(Bytes &out, const Column &col, Getter getter);
+    template <typename Getter> void cframes(Bytes &out, const Column &col, Getter getter);
+    std::int32_t referentOf(std::uint32_t index) const { return index < mReferents.size() ? mReferents[index] : -1; }
+
+    const Document &mDoc;
+    const std::vector<std::int32_t> &mReferents;
+    std::vector<std::uint32_t> mTmp;
+    std::vector<float> mFloats;
+    std::vector<std::int32_t> mInts;
 };
 
 } // namespace gamefmt::rbx::binary

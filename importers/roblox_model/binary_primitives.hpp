@@ -6,7 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include "common/error.hpp"
+#include "importers/roblox_model/dom.hpp"
 
 namespace gamefmt::rbx::bin {
 
@@ -93,6 +97,51 @@ inline void DeltaEncodeReferents(std::int32_t *values, std::size_t count) {
         values[i] = static_cast<std::int32_t>(current - previous);
         previous = current;
     }
+}
+
+// ---------------------------------------------------------------- appending to a body (the writer's side)
+
+inline void PutU32LE(std::vector<std::uint8_t> &out, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+inline void PutF32LE(std::vector<std::uint8_t> &out, float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    PutU32LE(out, u);
+}
+inline void PutU16LE(std::vector<std::uint8_t> &out, std::uint16_t v) {
+    out.push_back(static_cast<std::uint8_t>(v));
+    out.push_back(static_cast<std::uint8_t>(v >> 8));
+}
+// A u32 length then the bytes; FormatError beyond 4 GiB.
+inline void PutString(std::vector<std::uint8_t> &out, const std::string &s) {
+    if (s.size() > 0xFFFFFFFFull)
+        throw FormatError(kFormatName, "string of " + std::to_string(s.size()) + " bytes exceeds 4 GiB");
+    PutU32LE(out, static_cast<std::uint32_t>(s.size()));
+    out.insert(out.end(), s.begin(), s.end());
+}
+inline void PutCount(std::vector<std::uint8_t> &out, std::size_t n, const char *what) {
+    if (n > 0xFFFFFFFFull)
+        throw FormatError(kFormatName, std::string("too many ") + what + " (" + std::to_string(n) + ")");
+    PutU32LE(out, static_cast<std::uint32_t>(n));
+}
+inline void PutInt32Array(std::vector<std::uint8_t> &out, std::vector<std::uint32_t> &zig,
+                          const std::vector<std::int32_t> &values) {
+    zig.resize(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) zig[i] = ZigzagEncode32(values[i]);
+    InterleaveBE<4>(zig.data(), zig.size(), out);
+}
+inline void PutFloatArray(std::vector<std::uint8_t> &out, std::vector<std::uint32_t> &tmp,
+                          const std::vector<float> &values) {
+    tmp.resize(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) tmp[i] = RbxFloatEncode(values[i]);
+    InterleaveBE<4>(tmp.data(), tmp.size(), out);
+}
+// Referents (already resolved to int32, -1 = null): delta-encoded, zigzag, interleaved.
+inline void PutReferentArray(std::vector<std::uint8_t> &out, std::vector<std::int32_t> refs) {
+    DeltaEncodeReferents(refs.data(), refs.size());
+    std::vector<std::uint32_t> zig;
+    PutInt32Array(out, zig, refs);
 }
 
 } // namespace gamefmt::rbx::bin

@@ -22,7 +22,7 @@
 #include <vector>
 
 namespace gamefmt::rbx {
-std::uint8_t RbxRotationId(const std::array<float, 9> &rotation); // binary_writer.cpp
+std::uint8_t RbxRotationId(const std::array<float, 9> &rotation); // binary_columns_encode.cpp
 }
 
 using namespace gamefmt::rbx;
