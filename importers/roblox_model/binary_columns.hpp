@@ -17,57 +17,6 @@
 
 namespace gamefmt::rbx::binary {
 
-// The families the column codecs are organised by (one decode and one encode function each).
-enum class TypeFamily { Scalar, Vector, ColorOrFrame, Sequence, Reference, Content, Unknown };
-
-inline TypeFamily FamilyOf(Type type) {
-    switch (type) {
-    case Type::String:
-    case Type::Bytecode:
-    case Type::Bool:
-    case Type::Int32:
-    case Type::Float32:
-    case Type::Float64:
-    case Type::Int64:
-    case Type::SecurityCapabilities:
-    case Type::Enum:
-    case Type::BrickColor:
-    case Type::Faces:
-    case Type::Axes:
-        return TypeFamily::Scalar;
-    case Type::UDim:
-    case Type::UDim2:
-    case Type::Vector2:
-    case Type::Vector3:
-    case Type::Vector2int16:
-    case Type::Vector3int16:
-    case Type::Rect:
-    case Type::Ray:
-        return TypeFamily::Vector;
-    case Type::Color3:
-    case Type::Color3uint8:
-    case Type::CFrame:
-    case Type::CFrameQuat:
-    case Type::OptionalCFrame:
-        return TypeFamily::ColorOrFrame;
-    case Type::NumberSequence:
-    case Type::ColorSequence:
-    case Type::NumberRange:
-    case Type::PhysicalProperties:
-        return TypeFamily::Sequence;
-    case Type::Ref:
-    case Type::SharedString:
-    case Type::UniqueId:
-    case Type::Font:
-        return TypeFamily::Reference;
-    case Type::Content:
-        return TypeFamily::Content;
-    case Type::Unknown:
-        break;
-    }
-    return TypeFamily::Unknown;
-}
-
 // Where one PROP chunk's values go: property `slot` of every instance of the class, or their names.
 struct Column {
     Document &doc;

@@ -72,6 +72,58 @@ enum class Type : std::uint8_t {
 // The type's name as the reference and rbx-dom spell it ("String", "CFrame", "Color3uint8", ...).
 const char *TypeName(Type type);
 
+// Families of types with the same shape of value; the codecs (binary columns, XML, the text form) have one
+// function per family.
+enum class TypeFamily { Scalar, Vector, ColorOrFrame, Sequence, Reference, Content, Unknown };
+
+inline TypeFamily FamilyOf(Type type) {
+    switch (type) {
+    case Type::String:
+    case Type::Bytecode:
+    case Type::Bool:
+    case Type::Int32:
+    case Type::Float32:
+    case Type::Float64:
+    case Type::Int64:
+    case Type::SecurityCapabilities:
+    case Type::Enum:
+    case Type::BrickColor:
+    case Type::Faces:
+    case Type::Axes:
+        return TypeFamily::Scalar;
+    case Type::UDim:
+    case Type::UDim2:
+    case Type::Vector2:
+    case Type::Vector3:
+    case Type::Vector2int16:
+    case Type::Vector3int16:
+    case Type::Rect:
+    case Type::Ray:
+        return TypeFamily::Vector;
+    case Type::Color3:
+    case Type::Color3uint8:
+    case Type::CFrame:
+    case Type::CFrameQuat:
+    case Type::OptionalCFrame:
+        return TypeFamily::ColorOrFrame;
+    case Type::NumberSequence:
+    case Type::ColorSequence:
+    case Type::NumberRange:
+    case Type::PhysicalProperties:
+        return TypeFamily::Sequence;
+    case Type::Ref:
+    case Type::SharedString:
+    case Type::UniqueId:
+    case Type::Font:
+        return TypeFamily::Reference;
+    case Type::Content:
+        return TypeFamily::Content;
+    case Type::Unknown:
+        break;
+    }
+    return TypeFamily::Unknown;
+}
+
 struct Vector2 {
     float x = 0, y = 0;
 };

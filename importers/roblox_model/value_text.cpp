@@ -266,8 +266,105 @@ std::string ReferentText(const Document &document, std::uint32_t index) {
     return "@" + std::to_string(index);
 }
 
+// The text of each kind of value after "<Type>:" (one overload per alternative of ValueData).
+struct ValueFormatter {
+    const Document &document;
+    std::string &s;
+    Out o{s};
+
+    void operator()(const std::string &v) {
+        // String-typed values are handled above; other types never hold a plain string, but keep
+        // them lossless anyway.
+        s += Base64(v);
+    }
+    void operator()(const bool &v) { s += v ? "true" : "false"; }
+    void operator()(const std::int32_t &v) { o.i(v); }
+    void operator()(const float &v) { o.f(v); }
+    void operator()(const double &v) { o.d(v); }
+    void operator()(const UDim &v) { o.f(v.scale).i(v.offset); }
+    void operator()(const UDim2 &v) { o.f(v.x.scale).i(v.x.offset).f(v.y.scale).i(v.y.offset); }
+    void operator()(const Ray &v) {
+        o.f(v.origin.x).f(v.origin.y).f(v.origin.z).f(v.direction.x).f(v.direction.y).f(v.direction.z);
+    }
+    void operator()(const Faces &v) { o.u(v.bits); }
+    void operator()(const Axes &v) { o.u(v.bits); }
+    void operator()(const BrickColor &v) { o.u(v.number); }
+    void operator()(const Color3 &v) { o.f(v.r).f(v.g).f(v.b); }
+    void operator()(const Vector2 &v) { o.f(v.x).f(v.y); }
+    void operator()(const Vector3 &v) { o.f(v.x).f(v.y).f(v.z); }
+    void operator()(const Vector2int16 &v) { o.i(v.x).i(v.y); }
+    void operator()(const Vector3int16 &v) { o.i(v.x).i(v.y).i(v.z); }
+    void operator()(const CFrame &v) { AppendCFrame(o, v); }
+    void operator()(const EnumValue &v) { o.u(v.value); }
+    void operator()(const RefValue &v) {
+        s += v.target == kNoInstance ? std::string("null") : ReferentText(document, v.target);
+    }
+    void operator()(const NumberSequence &v) {
+        for (const NumberKeypoint &k : v.keypoints) o.f(k.time).f(k.value).f(k.envelope);
+    }
+    void operator()(const ColorSequence &v) {
+        for (const ColorKeypoint &k : v.keypoints) o.f(k.time).f(k.color.r).f(k.color.g).f(k.color.b).f(k.envelope);
+    }
+    void operator()(const NumberRange &v) { o.f(v.min).f(v.max); }
+    void operator()(const Rect &v) { o.f(v.min.x).f(v.min.y).f(v.max.x).f(v.max.y); }
+    void operator()(const PhysicalProperties &v) {
+        if (!v.custom()) {
+            s += (v.flags & 2) != 0 ? "default acoustic" : "default";
+        } else {
+            o.f(v.density).f(v.friction).f(v.elasticity).f(v.frictionWeight).f(v.elasticityWeight);
+            if (v.hasAcoustic()) o.f(v.acousticAbsorption);
+        }
+    }
+    void operator()(const Color3uint8 &v) { o.u(v.r).u(v.g).u(v.b); }
+    void operator()(const Int64Value &v) { o.i(v.value); }
+    void operator()(const SharedStringRef &v) {
+        if (v.index < document.sharedStrings.size()) s += Base64(document.sharedStrings[v.index].content);
+    }
+    void operator()(const Bytecode &v) { s += Base64(v.bytes); }
+    void operator()(const OptionalCFrame &v) {
+        if (v.present) AppendCFrame(o, v.value);
+    }
+    void operator()(const UniqueId &v) {
+        AppendHex(s, Rotr64(v.random, 1), 16);
+        AppendHex(s, v.time, 8);
+        AppendHex(s, v.index, 8);
+    }
+    void operator()(const Font &v) {
+        o.u(v.weight);
+        if (v.style == 0)
+            o.s("Normal");
+        else if (v.style == 1)
+            o.s("Italic");
+        else
+            o.u(v.style);
+        o.s(PercentEncode(v.family));
+        if (!v.cachedFaceId.empty()) o.s(PercentEncode(v.cachedFaceId));
+    }
+    void operator()(const SecurityCapabilities &v) { o.u(v.bits); }
+    void operator()(const Content &v) {
+        switch (v.source) {
+        case Content::Source::None:
+            s += "none";
+            break;
+        case Content::Source::Uri:
+            s += "uri " + v.uri;
+            break;
+        case Content::Source::Object:
+            s += "object ";
+            s += v.object == kNoInstance ? std::string("null") : ReferentText(document, v.object);
+            break;
+        }
+    }
+    void operator()(const UnknownValue &v) {
+        o.u(v.binaryType);
+        s += ' ';
+        s += v.xmlTag;
+        s += ' ';
+        s += Base64(v.raw);
+    }
+};
+
 std::string FormatValue(const Document &document, const Value &value) {
-    std::string s;
     const Type type = value.type;
     const ValueData &data = value.data;
     if (type == Type::String) {
@@ -278,164 +375,17 @@ std::string FormatValue(const Document &document, const Value &value) {
             return "BinaryString:" + Base64(*text);
         }
     }
-    s = TypeName(type);
+    std::string s = TypeName(type);
     s += ':';
-    Out o(s);
-    std::visit(
-        [&](const auto &v) {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, std::string>) {
-                // String-typed values are handled above; other types never hold a plain string, but keep
-                // them lossless anyway.
-                s += Base64(v);
-            } else if constexpr (std::is_same_v<T, bool>) {
-                s += v ? "true" : "false";
-            } else if constexpr (std::is_same_v<T, std::int32_t>) {
-                o.i(v);
-            } else if constexpr (std::is_same_v<T, float>) {
-                o.f(v);
-            } else if constexpr (std::is_same_v<T, double>) {
-                o.d(v);
-            } else if constexpr (std::is_same_v<T, UDim>) {
-                o.f(v.scale).i(v.offset);
-            } else if constexpr (std::is_same_v<T, UDim2>) {
-                o.f(v.x.scale).i(v.x.offset).f(v.y.scale).i(v.y.offset);
-            } else if constexpr (std::is_same_v<T, Ray>) {
-                o.f(v.origin.x).f(v.origin.y).f(v.origin.z).f(v.direction.x).f(v.direction.y).f(v.direction.z);
-            } else if constexpr (std::is_same_v<T, Faces> || std::is_same_v<T, Axes>) { // NOLINT(bugprone-branch-clone)
-                o.u(v.bits);
-            } else if constexpr (std::is_same_v<T, BrickColor>) {
-                o.u(v.number);
-            } else if constexpr (std::is_same_v<T, Color3>) {
-                o.f(v.r).f(v.g).f(v.b);
-            } else if constexpr (std::is_same_v<T, Vector2>) {
-                o.f(v.x).f(v.y);
-            } else if constexpr (std::is_same_v<T, Vector3>) {
-                o.f(v.x).f(v.y).f(v.z);
-            } else if constexpr (std::is_same_v<T, Vector2int16>) {
-                o.i(v.x).i(v.y);
-            } else if constexpr (std::is_same_v<T, Vector3int16>) {
-                o.i(v.x).i(v.y).i(v.z);
-            } else if constexpr (std::is_same_v<T, CFrame>) {
-                AppendCFrame(o, v);
-            } else if constexpr (std::is_same_v<T, EnumValue>) {
-                o.u(v.value);
-            } else if constexpr (std::is_same_v<T, RefValue>) {
-                s += v.target == kNoInstance ? std::string("null") : ReferentText(document, v.target);
-            } else if constexpr (std::is_same_v<T, NumberSequence>) {
-                for (const NumberKeypoint &k : v.keypoints) o.f(k.time).f(k.value).f(k.envelope);
-            } else if constexpr (std::is_same_v<T, ColorSequence>) {
-                for (const ColorKeypoint &k : v.keypoints)
-                    o.f(k.time).f(k.color.r).f(k.color.g).f(k.color.b).f(k.envelope);
-            } else if constexpr (std::is_same_v<T, NumberRange>) {
-                o.f(v.min).f(v.max);
-            } else if constexpr (std::is_same_v<T, Rect>) {
-                o.f(v.min.x).f(v.min.y).f(v.max.x).f(v.max.y);
-            } else if constexpr (std::is_same_v<T, PhysicalProperties>) {
-                if (!v.custom()) {
-                    s += (v.flags & 2) != 0 ? "default acoustic" : "default";
-                } else {
-                    o.f(v.density).f(v.friction).f(v.elasticity).f(v.frictionWeight).f(v.elasticityWeight);
-                    if (v.hasAcoustic()) o.f(v.acousticAbsorption);
-                }
-            } else if constexpr (std::is_same_v<T, Color3uint8>) {
-                o.u(v.r).u(v.g).u(v.b);
-            } else if constexpr (std::is_same_v<T, Int64Value>) {
-                o.i(v.value);
-            } else if constexpr (std::is_same_v<T, SharedStringRef>) {
-                if (v.index < document.sharedStrings.size()) s += Base64(document.sharedStrings[v.index].content);
-            } else if constexpr (std::is_same_v<T, Bytecode>) {
-                s += Base64(v.bytes);
-            } else if constexpr (std::is_same_v<T, OptionalCFrame>) {
-                if (v.present) AppendCFrame(o, v.value);
-            } else if constexpr (std::is_same_v<T, UniqueId>) {
-                AppendHex(s, Rotr64(v.random, 1), 16);
-                AppendHex(s, v.time, 8);
-                AppendHex(s, v.index, 8);
-            } else if constexpr (std::is_same_v<T, Font>) {
-                o.u(v.weight);
-                if (v.style == 0)
-                    o.s("Normal");
-                else if (v.style == 1)
-                    o.s("Italic");
-                else
-                    o.u(v.style);
-                o.s(PercentEncode(v.family));
-                if (!v.cachedFaceId.empty()) o.s(PercentEncode(v.cachedFaceId));
-            } else if constexpr (std::is_same_v<T, SecurityCapabilities>) {
-                o.u(v.bits);
-            } else if constexpr (std::is_same_v<T, Content>) {
-                switch (v.source) {
-                case Content::Source::None:
-                    s += "none";
-                    break;
-                case Content::Source::Uri:
-                    s += "uri " + v.uri;
-                    break;
-                case Content::Source::Object:
-                    s += "object ";
-                    s += v.object == kNoInstance ? std::string("null") : ReferentText(document, v.object);
-                    break;
-                }
-            } else if constexpr (std::is_same_v<T, UnknownValue>) {
-                o.u(v.binaryType);
-                s += ' ';
-                s += v.xmlTag;
-                s += ' ';
-                s += Base64(v.raw);
-            }
-        },
-        data);
+    std::visit(ValueFormatter{document, s}, data);
     return s;
 }
 
-ValueParser::ValueParser(Document &document, ReferentResolver resolver)
-    : mDocument(document), mResolver(std::move(resolver)) {
-    for (std::uint32_t i = 0; i < mDocument.sharedStrings.size(); ++i)
-        mShared.emplace(mDocument.sharedStrings[i].content, i);
-}
+namespace {
 
-std::uint32_t ValueParser::Resolve(std::string_view referent) {
-    if (referent == "null") return kNoInstance;
-    if (mResolver) return mResolver(referent);
-    if (!mReferentsBuilt) {
-        for (std::uint32_t i = 0; i < mDocument.instances.size(); ++i)
-            mReferents.emplace(ReferentText(mDocument, i), i);
-        mReferentsBuilt = true;
-    }
-    const auto it = mReferents.find(std::string(referent));
-    return it == mReferents.end() ? kNoInstance : it->second;
-}
-
-std::uint32_t ValueParser::AddSharedString(std::string content) {
-    const auto it = mShared.find(content);
-    if (it != mShared.end()) return it->second;
-    const auto index = static_cast<std::uint32_t>(mDocument.sharedStrings.size());
-    SharedStringEntry entry;
-    entry.content = std::move(content);
-    mShared.emplace(entry.content, index);
-    mDocument.sharedStrings.push_back(std::move(entry));
-    return index;
-}
-
-Value ValueParser::Parse(std::string_view text) {
-    const std::size_t colon = text.find(':');
-    if (colon == std::string_view::npos) Fail("no ':' after the type name");
-    const std::string_view typeName = text.substr(0, colon);
-    const std::string_view body = text.substr(colon + 1);
-    Value value;
-    if (typeName == "BinaryString") {
-        value.type = Type::String;
-        value.data = UnBase64(body, "BinaryString");
-        return value;
-    }
-    const std::optional<Type> type = TypeFromName(typeName);
-    if (!type) Fail("unknown type '" + QuoteText(typeName) + "'");
-    value.type = *type;
-    const char *name = TypeName(*type);
-    In in(body, name);
-    auto done = [&](std::size_t n) { in.expect(n); };
-    switch (*type) {
+// String, Bool, Int32, Float32, Float64, Int64, SecurityCapabilities, Enum, BrickColor, Faces, Axes, Bytecode.
+void ParseScalar(Type type, std::string_view body, In &in, Value &value) {
+    switch (type) {
     case Type::String:
         value.data = std::string(body);
         break;
@@ -448,19 +398,55 @@ Value ValueParser::Parse(std::string_view text) {
             Fail("Bool must be true or false");
         break;
     case Type::Int32:
-        done(1);
+        in.expect(1);
         value.data = static_cast<std::int32_t>(in.i(kI32Min, kI32Max));
         break;
     case Type::Float32:
-        done(1);
+        in.expect(1);
         value.data = in.f();
         break;
     case Type::Float64:
-        done(1);
+        in.expect(1);
         value.data = in.d();
         break;
+    case Type::Int64:
+        in.expect(1);
+        value.data =
+            Int64Value{in.i(std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max())};
+        break;
+    case Type::SecurityCapabilities:
+        in.expect(1);
+        value.data = SecurityCapabilities{in.u(std::numeric_limits<std::uint64_t>::max())};
+        break;
+    case Type::Enum:
+        in.expect(1);
+        value.data = EnumValue{static_cast<std::uint32_t>(in.u(kU32Max))};
+        break;
+    case Type::BrickColor:
+        in.expect(1);
+        value.data = BrickColor{static_cast<std::uint32_t>(in.u(kU32Max))};
+        break;
+    case Type::Faces:
+        in.expect(1);
+        value.data = Faces{static_cast<std::uint8_t>(in.u(255))};
+        break;
+    case Type::Axes:
+        in.expect(1);
+        value.data = Axes{static_cast<std::uint8_t>(in.u(255))};
+        break;
+    case Type::Bytecode:
+        value.data = Bytecode{UnBase64(body, "Bytecode")};
+        break;
+    default:
+        break;
+    }
+}
+
+// UDim, UDim2, Ray, Vector2, Vector3, Vector2int16, Vector3int16, Rect.
+void ParseVector(Type type, In &in, Value &value) {
+    switch (type) {
     case Type::UDim: {
-        done(2);
+        in.expect(2);
         UDim u;
         u.scale = in.f();
         u.offset = static_cast<std::int32_t>(in.i(kI32Min, kI32Max));
@@ -468,7 +454,7 @@ Value ValueParser::Parse(std::string_view text) {
         break;
     }
     case Type::UDim2: {
-        done(4);
+        in.expect(4);
         UDim2 u;
         u.x.scale = in.f();
         u.x.offset = static_cast<std::int32_t>(in.i(kI32Min, kI32Max));
@@ -478,36 +464,15 @@ Value ValueParser::Parse(std::string_view text) {
         break;
     }
     case Type::Ray: {
-        done(6);
+        in.expect(6);
         Ray r;
         r.origin = {in.f(), in.f(), in.f()};
         r.direction = {in.f(), in.f(), in.f()};
         value.data = r;
         break;
     }
-    case Type::Faces:
-        done(1);
-        value.data = Faces{static_cast<std::uint8_t>(in.u(255))};
-        break;
-    case Type::Axes:
-        done(1);
-        value.data = Axes{static_cast<std::uint8_t>(in.u(255))};
-        break;
-    case Type::BrickColor:
-        done(1);
-        value.data = BrickColor{static_cast<std::uint32_t>(in.u(kU32Max))};
-        break;
-    case Type::Color3: {
-        done(3);
-        Color3 c;
-        c.r = in.f();
-        c.g = in.f();
-        c.b = in.f();
-        value.data = c;
-        break;
-    }
     case Type::Vector2: {
-        done(2);
+        in.expect(2);
         Vector2 v;
         v.x = in.f();
         v.y = in.f();
@@ -515,7 +480,7 @@ Value ValueParser::Parse(std::string_view text) {
         break;
     }
     case Type::Vector3: {
-        done(3);
+        in.expect(3);
         Vector3 v;
         v.x = in.f();
         v.y = in.f();
@@ -524,7 +489,7 @@ Value ValueParser::Parse(std::string_view text) {
         break;
     }
     case Type::Vector2int16: {
-        done(2);
+        in.expect(2);
         Vector2int16 v;
         v.x = static_cast<std::int16_t>(in.i(kI16Min, kI16Max));
         v.y = static_cast<std::int16_t>(in.i(kI16Min, kI16Max));
@@ -532,7 +497,7 @@ Value ValueParser::Parse(std::string_view text) {
         break;
     }
     case Type::Vector3int16: {
-        done(3);
+        in.expect(3);
         Vector3int16 v;
         v.x = static_cast<std::int16_t>(in.i(kI16Min, kI16Max));
         v.y = static_cast<std::int16_t>(in.i(kI16Min, kI16Max));
@@ -540,18 +505,65 @@ Value ValueParser::Parse(std::string_view text) {
         value.data = v;
         break;
     }
+    case Type::Rect: {
+        in.expect(4);
+        Rect r;
+        r.min.x = in.f();
+        r.min.y = in.f();
+        r.max.x = in.f();
+        r.max.y = in.f();
+        value.data = r;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+// Color3, Color3uint8, CFrame, CFrameQuat, OptionalCFrame.
+void ParseColorOrFrame(Type type, In &in, Value &value) {
+    switch (type) {
+    case Type::Color3: {
+        in.expect(3);
+        Color3 c;
+        c.r = in.f();
+        c.g = in.f();
+        c.b = in.f();
+        value.data = c;
+        break;
+    }
+    case Type::Color3uint8: {
+        in.expect(3);
+        Color3uint8 c;
+        c.r = static_cast<std::uint8_t>(in.u(255));
+        c.g = static_cast<std::uint8_t>(in.u(255));
+        c.b = static_cast<std::uint8_t>(in.u(255));
+        value.data = c;
+        break;
+    }
     case Type::CFrame:
     case Type::CFrameQuat:
-        done(12);
+        in.expect(12);
         value.data = in.cframe();
         break;
-    case Type::Enum:
-        done(1);
-        value.data = EnumValue{static_cast<std::uint32_t>(in.u(kU32Max))};
+    case Type::OptionalCFrame: {
+        OptionalCFrame o;
+        if (in.size() != 0) {
+            in.expect(12);
+            o.present = true;
+            o.value = in.cframe();
+        }
+        value.data = o;
         break;
-    case Type::Ref:
-        value.data = RefValue{Resolve(body)};
+    }
+    default:
         break;
+    }
+}
+
+// NumberSequence, ColorSequence, NumberRange, PhysicalProperties.
+void ParseSequence(Type type, std::string_view body, In &in, Value &value) {
+    switch (type) {
     case Type::NumberSequence: {
         if (in.size() % 3 != 0) Fail("NumberSequence needs 3 values per keypoint");
         NumberSequence seq;
@@ -579,20 +591,10 @@ Value ValueParser::Parse(std::string_view text) {
         break;
     }
     case Type::NumberRange: {
-        done(2);
+        in.expect(2);
         NumberRange r;
         r.min = in.f();
         r.max = in.f();
-        value.data = r;
-        break;
-    }
-    case Type::Rect: {
-        done(4);
-        Rect r;
-        r.min.x = in.f();
-        r.min.y = in.f();
-        r.max.x = in.f();
-        r.max.y = in.f();
         value.data = r;
         break;
     }
@@ -615,36 +617,14 @@ Value ValueParser::Parse(std::string_view text) {
         value.data = p;
         break;
     }
-    case Type::Color3uint8: {
-        done(3);
-        Color3uint8 c;
-        c.r = static_cast<std::uint8_t>(in.u(255));
-        c.g = static_cast<std::uint8_t>(in.u(255));
-        c.b = static_cast<std::uint8_t>(in.u(255));
-        value.data = c;
+    default:
         break;
     }
-    case Type::Int64:
-        done(1);
-        value.data =
-            Int64Value{in.i(std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max())};
-        break;
-    case Type::SharedString:
-        value.data = SharedStringRef{AddSharedString(UnBase64(body, "SharedString"))};
-        break;
-    case Type::Bytecode:
-        value.data = Bytecode{UnBase64(body, "Bytecode")};
-        break;
-    case Type::OptionalCFrame: {
-        OptionalCFrame o;
-        if (in.size() != 0) {
-            done(12);
-            o.present = true;
-            o.value = in.cframe();
-        }
-        value.data = o;
-        break;
-    }
+}
+
+// UniqueId and Font.
+void ParseIdentity(Type type, std::string_view body, In &in, Value &value) {
+    switch (type) {
     case Type::UniqueId: {
         std::uint64_t random = 0, time = 0, index = 0;
         if (body.size() != 32 || !ParseHex(body.substr(0, 16), random) || !ParseHex(body.substr(16, 8), time) ||
@@ -676,9 +656,66 @@ Value ValueParser::Parse(std::string_view text) {
         value.data = std::move(f);
         break;
     }
-    case Type::SecurityCapabilities:
-        done(1);
-        value.data = SecurityCapabilities{in.u(std::numeric_limits<std::uint64_t>::max())};
+    default:
+        break;
+    }
+}
+
+// Unknown: "<type id> <xml tag> <base64>".
+void ParseUnknown(std::string_view body, Value &value) {
+    const std::size_t a = body.find(' ');
+    const std::size_t b = a == std::string_view::npos ? a : body.find(' ', a + 1);
+    if (b == std::string_view::npos) Fail("Unknown needs <type id> <xml tag> <base64>");
+    UnknownValue u;
+    std::uint32_t id = 0;
+    if (!ParseUInt32(body.substr(0, a), id) || id > 255) Fail("Unknown: bad type id");
+    u.binaryType = static_cast<std::uint8_t>(id);
+    u.xmlTag = std::string(body.substr(a + 1, b - a - 1));
+    u.raw = UnBase64(body.substr(b + 1), "Unknown");
+    value.data = std::move(u);
+}
+
+} // namespace
+
+ValueParser::ValueParser(Document &document, ReferentResolver resolver)
+    : mDocument(document), mResolver(std::move(resolver)) {
+    for (std::uint32_t i = 0; i < mDocument.sharedStrings.size(); ++i)
+        mShared.emplace(mDocument.sharedStrings[i].content, i);
+}
+
+std::uint32_t ValueParser::Resolve(std::string_view referent) {
+    if (referent == "null") return kNoInstance;
+    if (mResolver) return mResolver(referent);
+    if (!mReferentsBuilt) {
+        for (std::uint32_t i = 0; i < mDocument.instances.size(); ++i)
+            mReferents.emplace(ReferentText(mDocument, i), i);
+        mReferentsBuilt = true;
+    }
+    const auto it = mReferents.find(std::string(referent));
+    return it == mReferents.end() ? kNoInstance : it->second;
+}
+
+std::uint32_t ValueParser::AddSharedString(std::string content) {
+    const auto it = mShared.find(content);
+    if (it != mShared.end()) return it->second;
+    const auto index = static_cast<std::uint32_t>(mDocument.sharedStrings.size());
+    SharedStringEntry entry;
+    entry.content = std::move(content);
+    mShared.emplace(entry.content, index);
+    mDocument.sharedStrings.push_back(std::move(entry));
+    return index;
+}
+
+// Ref, SharedString, Content (what needs the parser's referent and shared-string tables), and the
+// stateless UniqueId and Font.
+void ValueParser::ParseReference(Type type, std::string_view body, Value &value) {
+    In in(body, TypeName(type));
+    switch (type) {
+    case Type::Ref:
+        value.data = RefValue{Resolve(body)};
+        break;
+    case Type::SharedString:
+        value.data = SharedStringRef{AddSharedString(UnBase64(body, "SharedString"))};
         break;
     case Type::Content: {
         Content c;
@@ -696,19 +733,47 @@ Value ValueParser::Parse(std::string_view text) {
         value.data = std::move(c);
         break;
     }
-    case Type::Unknown: {
-        const std::size_t a = body.find(' ');
-        const std::size_t b = a == std::string_view::npos ? a : body.find(' ', a + 1);
-        if (b == std::string_view::npos) Fail("Unknown needs <type id> <xml tag> <base64>");
-        UnknownValue u;
-        std::uint32_t id = 0;
-        if (!ParseUInt32(body.substr(0, a), id) || id > 255) Fail("Unknown: bad type id");
-        u.binaryType = static_cast<std::uint8_t>(id);
-        u.xmlTag = std::string(body.substr(a + 1, b - a - 1));
-        u.raw = UnBase64(body.substr(b + 1), "Unknown");
-        value.data = std::move(u);
+    default:
+        ParseIdentity(type, body, in, value);
         break;
     }
+}
+
+Value ValueParser::Parse(std::string_view text) {
+    const std::size_t colon = text.find(':');
+    if (colon == std::string_view::npos) Fail("no ':' after the type name");
+    const std::string_view typeName = text.substr(0, colon);
+    const std::string_view body = text.substr(colon + 1);
+    Value value;
+    if (typeName == "BinaryString") {
+        value.type = Type::String;
+        value.data = UnBase64(body, "BinaryString");
+        return value;
+    }
+    const std::optional<Type> type = TypeFromName(typeName);
+    if (!type) Fail("unknown type '" + QuoteText(typeName) + "'");
+    value.type = *type;
+    In in(body, TypeName(*type));
+    switch (FamilyOf(*type)) {
+    case TypeFamily::Scalar:
+        ParseScalar(*type, body, in, value);
+        break;
+    case TypeFamily::Vector:
+        ParseVector(*type, in, value);
+        break;
+    case TypeFamily::ColorOrFrame:
+        ParseColorOrFrame(*type, in, value);
+        break;
+    case TypeFamily::Sequence:
+        ParseSequence(*type, body, in, value);
+        break;
+    case TypeFamily::Reference:
+    case TypeFamily::Content:
+        ParseReference(*type, body, value);
+        break;
+    case TypeFamily::Unknown:
+        ParseUnknown(body, value);
+        break;
     }
     return value;
 }

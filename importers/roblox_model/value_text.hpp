@@ -59,6 +59,8 @@ public:
 private:
     std::uint32_t Resolve(std::string_view referent);
     std::uint32_t AddSharedString(std::string content);
+    // Ref, SharedString, Content (the referent and shared-string tables), UniqueId, Font.
+    void ParseReference(Type type, std::string_view body, Value &value);
 
     Document &mDocument;
     ReferentResolver mResolver;
