@@ -424,6 +424,26 @@ private:
     }
 
     void writeProperty(std::size_t depth, std::string_view name, const Value &v) {
+        switch (FamilyOf(v.type)) {
+        case TypeFamily::Scalar:
+            return writeScalar(depth, name, v);
+        case TypeFamily::Vector:
+            return writeVector(depth, name, v);
+        case TypeFamily::ColorOrFrame:
+            return writeColorOrFrame(depth, name, v);
+        case TypeFamily::Sequence:
+            return writeSequence(depth, name, v);
+        case TypeFamily::Reference:
+            return writeReference(depth, name, v);
+        case TypeFamily::Content:
+            return writeContent(depth, name, v);
+        case TypeFamily::Unknown:
+            return writeUnknown(depth, name, v);
+        }
+    }
+
+    // String, Bytecode, Bool, Int32, Float32, Float64, Int64, SecurityCapabilities, Enum, BrickColor, Faces, Axes.
+    void writeScalar(std::size_t depth, std::string_view name, const Value &v) {
         switch (v.type) {
         case Type::String: {
             if (const auto *s = std::get_if<std::string>(&v.data)) writeString(depth, name, *s, v.xmlTag);
@@ -436,16 +456,31 @@ private:
             return element(depth, "bool", name, [&] { mOut += v.as<bool>() ? "true" : "false"; });
         case Type::Int32:
             return element(depth, "int", name, [&] { AppendInt(mOut, v.as<std::int32_t>()); });
-        case Type::BrickColor:
-            return element(depth, "int", name, [&] { AppendInt(mOut, std::int32_t(v.as<BrickColor>().number)); });
         case Type::Float32:
             return element(depth, "float", name, [&] { AppendFloat(mOut, v.as<float>()); });
         case Type::Float64:
             return element(depth, "double", name, [&] { AppendDouble(mOut, v.as<double>()); });
-        case Type::Enum:
-            return element(depth, "token", name, [&] { AppendUInt(mOut, v.as<EnumValue>().value); });
         case Type::Int64:
             return element(depth, "int64", name, [&] { AppendInt(mOut, v.as<Int64Value>().value); });
+        case Type::SecurityCapabilities:
+            return element(depth, "SecurityCapabilities", name,
+                           [&] { AppendUInt(mOut, v.as<SecurityCapabilities>().bits); });
+        case Type::Enum:
+            return element(depth, "token", name, [&] { AppendUInt(mOut, v.as<EnumValue>().value); });
+        case Type::BrickColor:
+            return element(depth, "int", name, [&] { AppendInt(mOut, std::int32_t(v.as<BrickColor>().number)); });
+        case Type::Faces:
+            return element(depth, "Faces", name, [&] { fieldInt("faces", v.as<Faces>().bits); });
+        case Type::Axes:
+            return element(depth, "Axes", name, [&] { fieldInt("axes", v.as<Axes>().bits); });
+        default:
+            return;
+        }
+    }
+
+    // UDim, UDim2, Vector2, Vector3, Vector2int16, Vector3int16, Rect (Rect2D), Ray.
+    void writeVector(std::size_t depth, std::string_view name, const Value &v) {
+        switch (v.type) {
         case Type::UDim: {
             const UDim &u = v.as<UDim>();
             return element(depth, "UDim", name, [&] {
@@ -460,44 +495,6 @@ private:
                 fieldInt("XO", u.x.offset);
                 field("YS", u.y.scale);
                 fieldInt("YO", u.y.offset);
-            });
-        }
-        case Type::Ray: {
-            const Ray &r = v.as<Ray>();
-            return element(depth, "Ray", name, [&] {
-                mOut += "<origin>";
-                vector3Fields(r.origin);
-                mOut += "</origin><direction>";
-                vector3Fields(r.direction);
-                mOut += "</direction>";
-            });
-        }
-        case Type::Faces:
-            return element(depth, "Faces", name, [&] { fieldInt("faces", v.as<Faces>().bits); });
-        case Type::Axes:
-            return element(depth, "Axes", name, [&] { fieldInt("axes", v.as<Axes>().bits); });
-        case Type::Color3: {
-            const Color3 &c = v.as<Color3>();
-            open(depth, "Color3", name);
-            const auto toByte = [](float f) {
-                const float x = f * 255.0f + 0.5f;
-                return x <= 0 ? 0u : x >= 255 ? 255u : unsigned(x);
-            };
-            const auto exact = [&](float f) { return float(toByte(f)) / 255.0f == f; };
-            if (v.xmlTag == XmlTag::Color3Packed && exact(c.r) && exact(c.g) && exact(c.b)) {
-                AppendUInt(mOut, 0xFF000000u | (toByte(c.r) << 16) | (toByte(c.g) << 8) | toByte(c.b));
-            } else {
-                field("R", c.r);
-                field("G", c.g);
-                field("B", c.b);
-            }
-            close("Color3");
-            return;
-        }
-        case Type::Color3uint8: {
-            const Color3uint8 &c = v.as<Color3uint8>();
-            return element(depth, "Color3uint8", name, [&] {
-                AppendUInt(mOut, 0xFF000000u | (std::uint32_t(c.r) << 16) | (std::uint32_t(c.g) << 8) | c.b);
             });
         }
         case Type::Vector2: {
@@ -524,6 +521,60 @@ private:
                 fieldInt("Z", p.z);
             });
         }
+        case Type::Rect: {
+            const Rect &r = v.as<Rect>();
+            return element(depth, "Rect2D", name, [&] {
+                mOut += "<min>";
+                field("X", r.min.x);
+                field("Y", r.min.y);
+                mOut += "</min><max>";
+                field("X", r.max.x);
+                field("Y", r.max.y);
+                mOut += "</max>";
+            });
+        }
+        case Type::Ray: {
+            const Ray &r = v.as<Ray>();
+            return element(depth, "Ray", name, [&] {
+                mOut += "<origin>";
+                vector3Fields(r.origin);
+                mOut += "</origin><direction>";
+                vector3Fields(r.direction);
+                mOut += "</direction>";
+            });
+        }
+        default:
+            return;
+        }
+    }
+
+    // Color3 (packed when its tag was), Color3uint8, CFrame, CFrameQuat, OptionalCFrame.
+    void writeColorOrFrame(std::size_t depth, std::string_view name, const Value &v) {
+        switch (v.type) {
+        case Type::Color3: {
+            const Color3 &c = v.as<Color3>();
+            open(depth, "Color3", name);
+            const auto toByte = [](float f) {
+                const float x = f * 255.0f + 0.5f;
+                return x <= 0 ? 0u : x >= 255 ? 255u : unsigned(x);
+            };
+            const auto exact = [&](float f) { return float(toByte(f)) / 255.0f == f; };
+            if (v.xmlTag == XmlTag::Color3Packed && exact(c.r) && exact(c.g) && exact(c.b)) {
+                AppendUInt(mOut, 0xFF000000u | (toByte(c.r) << 16) | (toByte(c.g) << 8) | toByte(c.b));
+            } else {
+                field("R", c.r);
+                field("G", c.g);
+                field("B", c.b);
+            }
+            close("Color3");
+            return;
+        }
+        case Type::Color3uint8: {
+            const Color3uint8 &c = v.as<Color3uint8>();
+            return element(depth, "Color3uint8", name, [&] {
+                AppendUInt(mOut, 0xFF000000u | (std::uint32_t(c.r) << 16) | (std::uint32_t(c.g) << 8) | c.b);
+            });
+        }
         case Type::CFrame:
         case Type::CFrameQuat:
             return element(depth, "CoordinateFrame", name, [&] { cframeFields(v.as<CFrame>()); });
@@ -537,15 +588,14 @@ private:
                 }
             });
         }
-        case Type::Ref: {
-            const std::uint32_t t = v.as<RefValue>().target;
-            return element(depth, "Ref", name, [&] {
-                if (t < mReferents.size())
-                    escapeText(mReferents[t]);
-                else
-                    mOut += "null";
-            });
+        default:
+            return;
         }
+    }
+
+    // NumberSequence, ColorSequence, NumberRange, PhysicalProperties.
+    void writeSequence(std::size_t depth, std::string_view name, const Value &v) {
+        switch (v.type) {
         case Type::NumberSequence:
             return element(depth, "NumberSequence", name, [&] {
                 for (const NumberKeypoint &k : v.as<NumberSequence>().keypoints) {
@@ -573,18 +623,6 @@ private:
                 mOut += ' ';
             });
         }
-        case Type::Rect: {
-            const Rect &r = v.as<Rect>();
-            return element(depth, "Rect2D", name, [&] {
-                mOut += "<min>";
-                field("X", r.min.x);
-                field("Y", r.min.y);
-                mOut += "</min><max>";
-                field("X", r.max.x);
-                field("Y", r.max.y);
-                mOut += "</max>";
-            });
-        }
         case Type::PhysicalProperties: {
             const PhysicalProperties &p = v.as<PhysicalProperties>();
             return element(depth, "PhysicalProperties", name, [&] {
@@ -599,6 +637,23 @@ private:
                 } else {
                     mOut += "<CustomPhysics>false</CustomPhysics>";
                 }
+            });
+        }
+        default:
+            return;
+        }
+    }
+
+    // Ref, SharedString / NetAssetRef, UniqueId, Font.
+    void writeReference(std::size_t depth, std::string_view name, const Value &v) {
+        switch (v.type) {
+        case Type::Ref: {
+            const std::uint32_t t = v.as<RefValue>().target;
+            return element(depth, "Ref", name, [&] {
+                if (t < mReferents.size())
+                    escapeText(mReferents[t]);
+                else
+                    mOut += "null";
             });
         }
         case Type::SharedString: {
@@ -635,9 +690,14 @@ private:
                 }
             });
         }
-        case Type::SecurityCapabilities:
-            return element(depth, "SecurityCapabilities", name,
-                           [&] { AppendUInt(mOut, v.as<SecurityCapabilities>().bits); });
+        default:
+            return;
+        }
+    }
+
+    // Content: <uri>/<url>, <Ref> or <null>.
+    void writeContent(std::size_t depth, std::string_view name, const Value &v) {
+        switch (v.type) {
         case Type::Content: {
             const Content &c = v.as<Content>();
             return element(depth, "Content", name, [&] {
@@ -663,22 +723,25 @@ private:
                 }
             });
         }
-        case Type::Unknown: {
-            const auto *u = std::get_if<UnknownValue>(&v.data);
-            if (!u || u->xmlTag.empty()) return; // binary-only raw bytes cannot be expressed in XML
-            indent(depth);
-            mOut += '<';
-            mOut += u->xmlTag;
-            mOut += " name=\"";
-            escapeAttr(name);
-            mOut += "\">";
-            mOut += u->raw;
-            mOut += "</";
-            mOut += u->xmlTag;
-            mOut += ">\n";
+        default:
             return;
         }
-        }
+    }
+
+    // A value of unknown type: its raw XML element again (binary-only raw bytes have no XML form).
+    void writeUnknown(std::size_t depth, std::string_view name, const Value &v) {
+        const auto *u = std::get_if<UnknownValue>(&v.data);
+        if (!u || u->xmlTag.empty()) return; // binary-only raw bytes cannot be expressed in XML
+        indent(depth);
+        mOut += '<';
+        mOut += u->xmlTag;
+        mOut += " name=\"";
+        escapeAttr(name);
+        mOut += "\">";
+        mOut += u->raw;
+        mOut += "</";
+        mOut += u->xmlTag;
+        mOut += ">\n";
     }
 
     const Document &mDoc;
