@@ -472,9 +472,9 @@ private:
         }
     }
 
-    void readValue(const pugi::xml_node &p, const std::string &name, Value &v, Pending &pending, std::string &key,
-                   bool &hasPending) {
-        const std::string_view tag = p.name();
+    // string, ProtectedString, BinaryString, bool, int (or a BrickColor named so), BrickColor, int64, float,
+    // double, token.
+    bool readScalarTag(const pugi::xml_node &p, std::string_view tag, const std::string &name, Value &v) {
         if (IEquals(tag, "string")) {
             SetString(v, Text(p), XmlTag::String);
         } else if (IEquals(tag, "ProtectedString")) {
@@ -511,7 +511,15 @@ private:
         } else if (IEquals(tag, "token")) {
             v.type = Type::Enum;
             v.data = EnumValue{ParseU32(p)};
-        } else if (IEquals(tag, "UDim")) {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // UDim, UDim2, Ray, Faces, Axes, Vector2, Vector3, Vector2int16, Vector3int16.
+    bool readVectorTag(const pugi::xml_node &p, std::string_view tag, Value &v) {
+        if (IEquals(tag, "UDim")) {
             v.type = Type::UDim;
             v.data = UDim{F32Child(p, "S"), I32Child(p, "O")};
         } else if (IEquals(tag, "UDim2")) {
@@ -535,7 +543,27 @@ private:
             if (bits < 0 || bits > 7) Fail(p, "Axes value out of range");
             v.type = Type::Axes;
             v.data = Axes{std::uint8_t(bits)};
-        } else if (IEquals(tag, "Color3")) {
+        } else if (IEquals(tag, "Vector2")) {
+            v.type = Type::Vector2;
+            v.data = ReadVector2(p);
+        } else if (IEquals(tag, "Vector3")) {
+            v.type = Type::Vector3;
+            v.data = ReadVector3(p);
+        } else if (IEquals(tag, "Vector2int16")) {
+            v.type = Type::Vector2int16;
+            v.data = Vector2int16{I16Child(p, "X"), I16Child(p, "Y")};
+        } else if (IEquals(tag, "Vector3int16")) {
+            v.type = Type::Vector3int16;
+            v.data = Vector3int16{I16Child(p, "X"), I16Child(p, "Y"), I16Child(p, "Z")};
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // Color3 (components or packed), Color3uint8, CoordinateFrame / CFrame, OptionalCoordinateFrame.
+    bool readColorOrFrameTag(const pugi::xml_node &p, std::string_view tag, Value &v) {
+        if (IEquals(tag, "Color3")) {
             v.type = Type::Color3;
             if (!HasElementChild(p) && !TrimAscii(Text(p)).empty()) {
                 // Legacy packed 0xAARRGGBB.
@@ -550,18 +578,6 @@ private:
             const std::uint32_t packed = ParseU32(p) & 0xFFFFFFu;
             v.type = Type::Color3uint8;
             v.data = Color3uint8{std::uint8_t(packed >> 16), std::uint8_t(packed >> 8), std::uint8_t(packed)};
-        } else if (IEquals(tag, "Vector2")) {
-            v.type = Type::Vector2;
-            v.data = ReadVector2(p);
-        } else if (IEquals(tag, "Vector3")) {
-            v.type = Type::Vector3;
-            v.data = ReadVector3(p);
-        } else if (IEquals(tag, "Vector2int16")) {
-            v.type = Type::Vector2int16;
-            v.data = Vector2int16{I16Child(p, "X"), I16Child(p, "Y")};
-        } else if (IEquals(tag, "Vector3int16")) {
-            v.type = Type::Vector3int16;
-            v.data = Vector3int16{I16Child(p, "X"), I16Child(p, "Y"), I16Child(p, "Z")};
         } else if (IEquals(tag, "CoordinateFrame") || IEquals(tag, "CFrame")) {
             v.type = Type::CFrame;
             v.data = ReadCFrame(p);
@@ -573,16 +589,15 @@ private:
             }
             v.type = Type::OptionalCFrame;
             v.data = o;
-        } else if (IEquals(tag, "Ref")) {
-            v.type = Type::Ref;
-            v.data = RefValue{};
-            const std::string target = std::string(TrimAscii(Text(p)));
-            if (!target.empty() && target != "null") {
-                pending = Pending::Ref;
-                key = target;
-                hasPending = true;
-            }
-        } else if (IEquals(tag, "NumberSequence")) {
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // NumberSequence, ColorSequence, NumberRange, Rect2D, PhysicalProperties.
+    bool readSequenceTag(const pugi::xml_node &p, std::string_view tag, Value &v) {
+        if (IEquals(tag, "NumberSequence")) {
             const std::vector<float> f = ParseFloatList(p);
             if (f.size() % 3 != 0) Fail(p, "NumberSequence needs time/value/envelope triples");
             NumberSequence s;
@@ -627,6 +642,25 @@ private:
             }
             v.type = Type::PhysicalProperties;
             v.data = pp;
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    // Ref, SharedString / NetAssetRef (resolved once the file is read), UniqueId, Font, SecurityCapabilities,
+    // Content, ContentId.
+    bool readReferenceTag(const pugi::xml_node &p, std::string_view tag, const std::string &name, Value &v,
+                          Pending &pending, std::string &key, bool &hasPending) {
+        if (IEquals(tag, "Ref")) {
+            v.type = Type::Ref;
+            v.data = RefValue{};
+            const std::string target = std::string(TrimAscii(Text(p)));
+            if (!target.empty() && target != "null") {
+                pending = Pending::Ref;
+                key = target;
+                hasPending = true;
+            }
         } else if (IEquals(tag, "SharedString") || IEquals(tag, "NetAssetRef")) {
             v.type = Type::SharedString;
             v.data = SharedStringRef{};
@@ -682,15 +716,25 @@ private:
         } else if (IEquals(tag, "ContentId")) {
             readContent(p, name, v, pending, key, hasPending, true);
         } else {
-            warnOnce("tag:" + std::string(tag), "unknown XML property type <" + std::string(tag) + "> kept raw");
-            UnknownValue u;
-            u.xmlTag = std::string(tag);
-            std::ostringstream raw;
-            for (pugi::xml_node c = p.first_child(); c; c = c.next_sibling()) c.print(raw, "", pugi::format_raw);
-            u.raw = raw.str();
-            v.type = Type::Unknown;
-            v.data = std::move(u);
+            return false;
         }
+        return true;
+    }
+
+    void readValue(const pugi::xml_node &p, const std::string &name, Value &v, Pending &pending, std::string &key,
+                   bool &hasPending) {
+        const std::string_view tag = p.name();
+        if (readScalarTag(p, tag, name, v) || readVectorTag(p, tag, v) || readColorOrFrameTag(p, tag, v) ||
+            readSequenceTag(p, tag, v) || readReferenceTag(p, tag, name, v, pending, key, hasPending))
+            return;
+        warnOnce("tag:" + std::string(tag), "unknown XML property type <" + std::string(tag) + "> kept raw");
+        UnknownValue u;
+        u.xmlTag = std::string(tag);
+        std::ostringstream raw;
+        for (pugi::xml_node c = p.first_child(); c; c = c.next_sibling()) c.print(raw, "", pugi::format_raw);
+        u.raw = raw.str();
+        v.type = Type::Unknown;
+        v.data = std::move(u);
     }
 
     // BrickColorValue.Value is a BrickColor in an <int>.
