@@ -188,287 +188,336 @@ std::optional<std::uint32_t> TextureFromPath(const std::string &path) {
     return std::nullopt;
 }
 
-BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
-    BuildResult result;
-    RG3DModel &model = result.model;
-    std::vector<std::string> &warnings = result.warnings;
+namespace {
 
-    const std::size_t count = input.positions.size();
-    if (!input.normals.empty() && input.normals.size() != count) Fail("normals and positions differ in count");
-    if (!input.uvs.empty() && input.uvs.size() != count) Fail("UVs and positions differ in count");
-    for (const auto &frame : input.frames)
-        if (frame.size() != count) Fail("an animation frame does not have one position per vertex");
-    if (!(options.scale > 0) || !std::isfinite(options.scale)) Fail("the scale must be a positive number");
-    if (options.fallbackTexSize <= 0) Fail("the fallback texture size must be positive");
+// BuildModel's phases over shared state, in the order the file is laid out: polygons in file order, vertices
+// (raw fixed-point positions, welded), faces, face normals and frames, vertex normals, Section4.
+class ModelAssembler {
+public:
+    ModelAssembler(const BuildInput &input, const BuildOptions &options) : mIn(input), mOptions(options) {}
 
-    const bool animated = options.kind == BuildOptions::Kind::Animated3DC;
-    model.version = animated ? Version::V40 : options.version;
-    if (IsV2(model.version)) Fail("v2.x models are never written; write v4.0 or v5.0");
-    model.frameType = animated ? (input.frames.empty() ? 8u : 2u) : 0u;
-    const bool table = !animated && (options.normals == BuildOptions::Normals::Table ||
-                                     (options.normals == BuildOptions::Normals::Auto && model.version == Version::V50));
-    if (!animated && !input.frames.empty())
-        warnings.push_back("the scene is animated; a .3D holds one pose: only the base pose is written");
-    const std::vector<std::vector<Float3>> noFrames;
-    const std::vector<std::vector<Float3>> &frames = animated ? input.frames : noFrames;
-
-    // ---- polygons, in file order
-    std::vector<std::size_t> order;
-    for (std::size_t p = 0; p < input.polygons.size(); ++p) {
-        const BuildPolygon &polygon = input.polygons[p];
-        if (polygon.corners.size() > 255)
-            Fail("a polygon has " + std::to_string(polygon.corners.size()) +
-                 " corners; Redguard faces hold at most 255: triangulate the scene first (aiProcess_Triangulate)");
-        if (polygon.material >= input.materials.size()) Fail("a polygon uses a material that does not exist");
-        for (std::uint32_t c : polygon.corners)
-            if (c >= count) Fail("a polygon corner indexes past the vertices");
-        order.push_back(p);
+    BuildResult run() {
+        checkInput();
+        orderPolygons();
+        rawPositions();
+        weldVertices();
+        restoreVertexOrder();
+        buildFaces();
+        faceNormalsFramesAndRadius();
+        vertexNormals();
+        if (!mAnimated && mModel.version == Version::V50) section4();
+        return std::move(mResult);
     }
-    // rg.face_order: only a set of distinct indices, one per polygon, restores anything.
-    std::vector<std::uint32_t> fileIndexOfOutput; // the rg.face_order value of each output face
-    bool ordered = false;
-    if (!input.faceOrder.empty()) {
-        std::vector<std::uint32_t> sorted = input.faceOrder;
-        std::sort(sorted.begin(), sorted.end());
-        if (input.faceOrder.size() == input.polygons.size() &&
-            std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {
-            std::stable_sort(order.begin(), order.end(), [&input](std::size_t a, std::size_t b) {
-                return input.faceOrder[a] < input.faceOrder[b];
-            });
-            ordered = true;
-        } else {
-            warnings.push_back("rg.face_order does not match the polygons (" + std::to_string(input.faceOrder.size()) +
-                               " entries for " + std::to_string(input.polygons.size()) +
-                               " polygons, or repeated indices): the scene's face order is kept");
+
+private:
+    void warn(std::string message) { mResult.warnings.push_back(std::move(message)); }
+
+    // Counts that must agree, options that must make sense, and the version and frame type.
+    void checkInput() {
+        const BuildInput &input = mIn;
+        const BuildOptions &options = mOptions;
+        mCount = input.positions.size();
+        const std::size_t count = mCount;
+        if (!input.normals.empty() && input.normals.size() != count) Fail("normals and positions differ in count");
+        if (!input.uvs.empty() && input.uvs.size() != count) Fail("UVs and positions differ in count");
+        for (const auto &frame : input.frames)
+            if (frame.size() != count) Fail("an animation frame does not have one position per vertex");
+        if (!(options.scale > 0) || !std::isfinite(options.scale)) Fail("the scale must be a positive number");
+        if (options.fallbackTexSize <= 0) Fail("the fallback texture size must be positive");
+
+        mAnimated = options.kind == BuildOptions::Kind::Animated3DC;
+        const bool animated = mAnimated;
+        mModel.version = animated ? Version::V40 : options.version;
+        if (IsV2(mModel.version)) Fail("v2.x models are never written; write v4.0 or v5.0");
+        mModel.frameType = animated ? (input.frames.empty() ? 8u : 2u) : 0u;
+        mTable = !animated && (options.normals == BuildOptions::Normals::Table ||
+                               (options.normals == BuildOptions::Normals::Auto && mModel.version == Version::V50));
+        if (!animated && !input.frames.empty())
+            warn("the scene is animated; a .3D holds one pose: only the base pose is written");
+        mFrames = animated ? &input.frames : &mNoFrames;
+    }
+
+    // The polygons in file order (rg.face_order when it is a set of distinct indices, one per polygon),
+    // without points and lines.
+    void orderPolygons() {
+        const BuildInput &input = mIn;
+        std::vector<std::size_t> &order = mOrder;
+        for (std::size_t p = 0; p < input.polygons.size(); ++p) {
+            const BuildPolygon &polygon = input.polygons[p];
+            if (polygon.corners.size() > 255)
+                Fail("a polygon has " + std::to_string(polygon.corners.size()) +
+                     " corners; Redguard faces hold at most 255: triangulate the scene first (aiProcess_Triangulate)");
+            if (polygon.material >= input.materials.size()) Fail("a polygon uses a material that does not exist");
+            for (std::uint32_t c : polygon.corners)
+                if (c >= mCount) Fail("a polygon corner indexes past the vertices");
+            order.push_back(p);
         }
-    }
-    {
-        std::vector<std::size_t> kept;
-        std::size_t skipped = 0;
-        for (std::size_t p : order) {
-            if (input.polygons[p].corners.size() < 3) {
-                ++skipped;
-                continue;
+        // rg.face_order: only a set of distinct indices, one per polygon, restores anything.
+        bool ordered = false;
+        if (!input.faceOrder.empty()) {
+            std::vector<std::uint32_t> sorted = input.faceOrder;
+            std::sort(sorted.begin(), sorted.end());
+            if (input.faceOrder.size() == input.polygons.size() &&
+                std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {
+                std::stable_sort(order.begin(), order.end(), [&input](std::size_t a, std::size_t b) {
+                    return input.faceOrder[a] < input.faceOrder[b];
+                });
+                ordered = true;
+            } else {
+                warn("rg.face_order does not match the polygons (" + std::to_string(input.faceOrder.size()) +
+                     " entries for " + std::to_string(input.polygons.size()) +
+                     " polygons, or repeated indices): the scene's face order is kept");
             }
-            kept.push_back(p);
         }
-        if (skipped > 0)
-            warnings.push_back(std::to_string(skipped) + " point or line primitive(s) skipped: Redguard faces have "
-                                                         "3 to 255 corners");
-        order.swap(kept);
+        {
+            std::vector<std::size_t> kept;
+            std::size_t skipped = 0;
+            for (std::size_t p : order) {
+                if (input.polygons[p].corners.size() < 3) {
+                    ++skipped;
+                    continue;
+                }
+                kept.push_back(p);
+            }
+            if (skipped > 0)
+                warn(std::to_string(skipped) + " point or line primitive(s) skipped: Redguard faces have "
+                                               "3 to 255 corners");
+            order.swap(kept);
+        }
+        if (order.empty()) Fail("the scene has no polygons to write");
+        for (std::size_t p : order) mFileIndexOfOutput.push_back(ordered ? input.faceOrder[p] : std::uint32_t(p));
     }
-    if (order.empty()) Fail("the scene has no polygons to write");
-    for (std::size_t p : order) fileIndexOfOutput.push_back(ordered ? input.faceOrder[p] : std::uint32_t(p));
 
-    // ---- raw positions of every input vertex in every frame
-    const double factor = 256.0 / double(options.scale);
-    auto toRaw = [factor](const Float3 &p, std::int32_t out[3]) {
-        out[0] = ToRaw(p[0], -1.0, factor, "vertex");
-        out[1] = ToRaw(p[1], -1.0, factor, "vertex");
-        out[2] = ToRaw(p[2], 1.0, factor, "vertex");
-    };
-    const std::size_t frameCount = 1 + frames.size();
-    std::vector<bool> used(count, false);
-    for (std::size_t p : order)
-        for (std::uint32_t c : input.polygons[p].corners) used[c] = true;
-    std::vector<std::int32_t> raw(3 * frameCount * count, 0); // [vertex][frame][axis]
-    for (std::size_t v = 0; v < count; ++v) {
-        if (!used[v]) continue;
-        toRaw(input.positions[v], &raw[3 * frameCount * v]);
-        for (std::size_t k = 0; k < frames.size(); ++k) toRaw(frames[k][v], &raw[3 * (frameCount * v + k + 1)]);
+    // The fixed-point position of every used input vertex in every frame ([vertex][frame][axis]) and its
+    // normal in the file's convention.
+    void rawPositions() {
+        const BuildInput &input = mIn;
+        const std::size_t count = mCount;
+        const std::vector<std::vector<Float3>> &frames = *mFrames;
+        const double factor = 256.0 / double(mOptions.scale);
+        auto toRaw = [factor](const Float3 &p, std::int32_t out[3]) {
+            out[0] = ToRaw(p[0], -1.0, factor, "vertex");
+            out[1] = ToRaw(p[1], -1.0, factor, "vertex");
+            out[2] = ToRaw(p[2], 1.0, factor, "vertex");
+        };
+        mFrameCount = 1 + frames.size();
+        const std::size_t frameCount = mFrameCount;
+        std::vector<bool> &used = mUsed;
+        used.assign(count, false);
+        for (std::size_t p : mOrder)
+            for (std::uint32_t c : input.polygons[p].corners) used[c] = true;
+        std::vector<std::int32_t> &raw = mRaw;
+        raw.assign(3 * frameCount * count, 0);
+        for (std::size_t v = 0; v < count; ++v) {
+            if (!used[v]) continue;
+            toRaw(input.positions[v], &raw[3 * frameCount * v]);
+            for (std::size_t k = 0; k < frames.size(); ++k) toRaw(frames[k][v], &raw[3 * (frameCount * v + k + 1)]);
+        }
+        mHaveNormals = !input.normals.empty();
+        mNative.assign(count, std::nullopt);
+        if (mHaveNormals)
+            for (std::size_t v = 0; v < count; ++v)
+                if (used[v]) mNative[v] = NativeNormal(input.normals[v]);
     }
-    const bool haveNormals = !input.normals.empty();
-    std::vector<std::optional<Float3>> native(count);
-    if (haveNormals)
-        for (std::size_t v = 0; v < count; ++v)
-            if (used[v]) native[v] = NativeNormal(input.normals[v]);
 
-    // ---- weld: equal raw positions in every frame (+ equal normal when normals are stored per vertex). File
+    // Weld: equal raw positions in every frame (+ equal normal when normals are stored per vertex). File
     // vertices are numbered in first use along the faces in file order: a file that lists its vertices that
     // way comes back with the same numbering whatever the meshes did with them.
-    const bool keyNormals = !table && haveNormals;
-    std::map<std::vector<std::uint32_t>, std::uint32_t> welded;
-    std::vector<std::uint32_t> fileVertex(count, 0);
-    std::vector<bool> assigned(count, false);
-    std::vector<std::size_t> representative; // the first input vertex of each file vertex
-    std::uint32_t nv = 0;
-    for (std::size_t p : order)
-        for (std::uint32_t v : input.polygons[p].corners) {
-            if (assigned[v]) continue;
-            assigned[v] = true;
-            std::vector<std::uint32_t> key(raw.begin() + std::ptrdiff_t(3 * frameCount * v),
-                                           raw.begin() + std::ptrdiff_t(3 * frameCount * (v + 1)));
-            if (keyNormals) {
-                key.push_back(native[v] ? 1u : 0u);
-                if (native[v])
-                    for (float f : *native[v]) {
-                        std::uint32_t bits;
-                        std::memcpy(&bits, &f, sizeof bits);
-                        key.push_back(bits);
-                    }
-            }
-            const auto inserted = welded.emplace(std::move(key), nv);
-            if (inserted.second) {
-                if (nv == std::numeric_limits<std::uint32_t>::max() / 12) Fail("too many vertices");
-                representative.push_back(v);
-                ++nv;
-            }
-            fileVertex[v] = inserted.first->second;
-        }
-    if (!input.vertexOrder.empty()) {
-        // Restore the file's own vertex numbering: welded vertex k becomes file vertex vertexOrder[k].
-        bool permutation = input.vertexOrder.size() == nv;
-        std::vector<bool> seen(nv, false);
-        for (std::size_t k = 0; permutation && k < input.vertexOrder.size(); ++k) {
-            const std::uint32_t target = input.vertexOrder[k];
-            permutation = target < nv && !seen[target];
-            if (permutation) seen[target] = true;
-        }
-        if (permutation) {
-            std::vector<std::size_t> reordered(nv);
-            for (std::uint32_t k = 0; k < nv; ++k) reordered[input.vertexOrder[k]] = representative[k];
-            representative = std::move(reordered);
-            for (std::size_t v = 0; v < count; ++v)
-                if (assigned[v]) fileVertex[v] = input.vertexOrder[fileVertex[v]];
-        } else {
-            result.warnings.push_back("rg.vertex_order does not match the welded vertices (edited scene): vertices "
-                                      "are numbered in first use");
-        }
-    }
-    model.vertices.resize(3 * std::size_t(nv));
-    for (std::uint32_t f = 0; f < nv; ++f)
-        for (int i = 0; i < 3; ++i) model.vertices[3 * f + i] = raw[3 * frameCount * representative[f] + i];
-
-    // ---- faces
-    bool clamped = false;
-    for (std::size_t p : order) {
-        const BuildPolygon &polygon = input.polygons[p];
-        const BuildMaterial &material = input.materials[polygon.material];
-        Face face;
-        face.texHi = material.texHi.value_or(0);
-        if (material.texRaw) {
-            face.texture = *material.texRaw;
-        } else if (auto fromName = TextureFromName(material.name)) {
-            face.texture = *fromName;
-        } else if (auto fromPath = TextureFromPath(material.texturePath)) {
-            face.texture = *fromPath;
-        } else {
-            const bool solidDefault = (options.defaultTexture >> 20) == 0xFFFu;
-            if (solidDefault && options.palette && material.diffuse)
-                face.texture =
-                    EncodeSolid(static_cast<std::uint8_t>(NearestPaletteEntry(*options.palette, *material.diffuse)));
-            else
-                face.texture = options.defaultTexture;
-        }
-        const std::int64_t w = material.texW && *material.texW > 0 ? *material.texW : options.fallbackTexSize;
-        const std::int64_t h = material.texH && *material.texH > 0 ? *material.texH : options.fallbackTexSize;
-        std::vector<std::int64_t> us, vs;
-        for (std::uint32_t c : polygon.corners) {
-            double s = 0, t = 0;
-            if (!input.uvs.empty()) {
-                s = input.uvs[c][0];
-                t = input.uvs[c][1];
-            }
-            const double u = std::nearbyint(s * 16.0 * double(w));
-            const double vv = std::nearbyint((1.0 - t) * 16.0 * double(h));
-            const double limit = 1e15;
-            us.push_back(std::isfinite(u) ? std::int64_t(std::clamp(u, -limit, limit)) : 0);
-            vs.push_back(std::isfinite(vv) ? std::int64_t(std::clamp(vv, -limit, limit)) : 0);
-        }
-        std::vector<std::int16_t> du, dv;
-        EncodeUVs(us, 16 * w, du, clamped);
-        EncodeUVs(vs, 16 * h, dv, clamped);
-        for (std::size_t k = 0; k < polygon.corners.size(); ++k)
-            face.corners.push_back({fileVertex[polygon.corners[k]], du[k], dv[k]});
-        model.faces.push_back(std::move(face));
-    }
-    if (clamped)
-        warnings.push_back("some UV coordinates span more than 2048 texels within a face: clamped to the i16 range");
-    const std::size_t nf = model.faces.size();
-
-    // ---- face normals, frames, radius
-    for (const Face &face : model.faces) {
-        const Int3 n = ComputeFaceNormal(model.vertices, face);
-        model.faceNormals.insert(model.faceNormals.end(), n.begin(), n.end());
-    }
-    std::uint32_t radius = ComputeRadius(model.vertices);
-    for (std::size_t k = 0; k < frames.size(); ++k) {
-        Frame frame;
-        frame.positions.resize(model.vertices.size());
-        for (std::uint32_t f = 0; f < nv; ++f)
-            for (int i = 0; i < 3; ++i)
-                frame.positions[3 * f + i] = raw[3 * (frameCount * representative[f] + k + 1) + i];
-        for (const Face &face : model.faces) {
-            const Int3 n = ComputeFaceNormal(frame.positions, face);
-            frame.faceNormals.insert(frame.faceNormals.end(), n.begin(), n.end());
-        }
-        radius = std::max(radius, ComputeRadius(frame.positions));
-        model.frames.push_back(std::move(frame));
-    }
-    // A stored radius a little above the computed one is the file's own (5 real models round instead of
-    // flooring); far from it, the geometry was edited or rescaled and the stored value is stale.
-    if (input.radius && *input.radius >= radius &&
-        std::uint64_t(*input.radius) <= std::uint64_t(radius) + 1 + radius / 16)
-        radius = *input.radius;
-    model.radius = radius;
-    model.header[9] = input.header24;
-
-    // ---- vertex normals: the unweighted sum of unit face normals where the scene has none (§6)
-    std::vector<std::array<double, 3>> faceSums(nv, std::array<double, 3>{0, 0, 0});
-    for (std::size_t f = 0; f < nf; ++f) {
-        std::array<double, 3> unit{double(model.faceNormals[3 * f]), double(model.faceNormals[3 * f + 1]),
-                                   double(model.faceNormals[3 * f + 2])};
-        const double len = std::sqrt(unit[0] * unit[0] + unit[1] * unit[1] + unit[2] * unit[2]);
-        if (!(len > 0)) continue;
-        std::vector<std::uint32_t> seen;
-        for (const FaceVertex &corner : model.faces[f].corners) {
-            if (std::find(seen.begin(), seen.end(), corner.vertex) != seen.end()) continue;
-            seen.push_back(corner.vertex);
-            for (int i = 0; i < 3; ++i) faceSums[corner.vertex][i] += unit[i] / len;
-        }
-    }
-    auto cornerNormal = [&](std::size_t inputVertex) -> Float3 {
-        if (haveNormals && native[inputVertex]) return *native[inputVertex];
-        return NormaliseOrZero(faceSums[fileVertex[inputVertex]]);
-    };
-    if (table) {
-        std::vector<std::vector<std::pair<Float3, std::uint32_t>>> slots(nv);
-        std::uint32_t next = 0;
-        for (std::size_t p : order)
-            for (std::uint32_t c : input.polygons[p].corners) {
-                const Float3 n = cornerNormal(c);
-                auto &list = slots[fileVertex[c]];
-                std::uint32_t slot = RG3DModel::kNoNormal;
-                for (const auto &entry : list)
-                    if (SameNormal(entry.first, n)) {
-                        slot = entry.second;
-                        break;
-                    }
-                if (slot == RG3DModel::kNoNormal) {
-                    slot = next++;
-                    list.emplace_back(n, slot);
-                    model.vertexNormals.insert(model.vertexNormals.end(), n.begin(), n.end());
+    void weldVertices() {
+        const std::size_t frameCount = mFrameCount;
+        const bool keyNormals = !mTable && mHaveNormals;
+        std::map<std::vector<std::uint32_t>, std::uint32_t> welded;
+        mFileVertex.assign(mCount, 0);
+        mAssigned.assign(mCount, false);
+        for (std::size_t p : mOrder)
+            for (std::uint32_t v : mIn.polygons[p].corners) {
+                if (mAssigned[v]) continue;
+                mAssigned[v] = true;
+                std::vector<std::uint32_t> key(mRaw.begin() + std::ptrdiff_t(3 * frameCount * v),
+                                               mRaw.begin() + std::ptrdiff_t(3 * frameCount * (v + 1)));
+                if (keyNormals) {
+                    key.push_back(mNative[v] ? 1u : 0u);
+                    if (mNative[v])
+                        for (float f : *mNative[v]) {
+                            std::uint32_t bits;
+                            std::memcpy(&bits, &f, sizeof bits);
+                            key.push_back(bits);
+                        }
                 }
-                model.normalTable.push_back(slot);
+                const auto inserted = welded.emplace(std::move(key), mNv);
+                if (inserted.second) {
+                    if (mNv == std::numeric_limits<std::uint32_t>::max() / 12) Fail("too many vertices");
+                    mRepresentative.push_back(v);
+                    ++mNv;
+                }
+                mFileVertex[v] = inserted.first->second;
             }
-    } else {
-        model.vertexNormals.resize(3 * std::size_t(nv));
-        for (std::uint32_t f = 0; f < nv; ++f) {
-            const Float3 n = cornerNormal(representative[f]);
-            for (int i = 0; i < 3; ++i) model.vertexNormals[3 * f + i] = n[i];
+    }
+
+    // rg.vertex_order: welded vertex k becomes file vertex vertexOrder[k] when it is a permutation; then the
+    // model's base positions.
+    void restoreVertexOrder() {
+        const BuildInput &input = mIn;
+        const std::uint32_t nv = mNv;
+        std::vector<std::size_t> &representative = mRepresentative;
+        if (!input.vertexOrder.empty()) {
+            bool permutation = input.vertexOrder.size() == nv;
+            std::vector<bool> seen(nv, false);
+            for (std::size_t k = 0; permutation && k < input.vertexOrder.size(); ++k) {
+                const std::uint32_t target = input.vertexOrder[k];
+                permutation = target < nv && !seen[target];
+                if (permutation) seen[target] = true;
+            }
+            if (permutation) {
+                std::vector<std::size_t> reordered(nv);
+                for (std::uint32_t k = 0; k < nv; ++k) reordered[input.vertexOrder[k]] = representative[k];
+                representative = std::move(reordered);
+                for (std::size_t v = 0; v < mCount; ++v)
+                    if (mAssigned[v]) mFileVertex[v] = input.vertexOrder[mFileVertex[v]];
+            } else {
+                warn("rg.vertex_order does not match the welded vertices (edited scene): vertices "
+                     "are numbered in first use");
+            }
+        }
+        mModel.vertices.resize(3 * std::size_t(nv));
+        for (std::uint32_t f = 0; f < nv; ++f)
+            for (int i = 0; i < 3; ++i) mModel.vertices[3 * f + i] = mRaw[3 * mFrameCount * representative[f] + i];
+    }
+
+    // The face's texture value: the material's raw value, its name ("tex<bank>_<image>"/"color<index>"), its
+    // texture file, the nearest palette colour to its diffuse colour, or the default.
+    std::uint32_t textureOf(const BuildMaterial &material) const {
+        if (material.texRaw) return *material.texRaw;
+        if (auto fromName = TextureFromName(material.name)) return *fromName;
+        if (auto fromPath = TextureFromPath(material.texturePath)) return *fromPath;
+        const bool solidDefault = (mOptions.defaultTexture >> 20) == 0xFFFu;
+        if (solidDefault && mOptions.palette && material.diffuse)
+            return EncodeSolid(static_cast<std::uint8_t>(NearestPaletteEntry(*mOptions.palette, *material.diffuse)));
+        return mOptions.defaultTexture;
+    }
+
+    // One face per polygon: texture, corners as file vertices, UVs in the file's delta encoding.
+    void buildFaces() {
+        bool clamped = false;
+        for (std::size_t p : mOrder) {
+            const BuildPolygon &polygon = mIn.polygons[p];
+            const BuildMaterial &material = mIn.materials[polygon.material];
+            Face face;
+            face.texHi = material.texHi.value_or(0);
+            face.texture = textureOf(material);
+            const std::int64_t w = material.texW && *material.texW > 0 ? *material.texW : mOptions.fallbackTexSize;
+            const std::int64_t h = material.texH && *material.texH > 0 ? *material.texH : mOptions.fallbackTexSize;
+            std::vector<std::int64_t> us, vs;
+            for (std::uint32_t c : polygon.corners) {
+                double s = 0, t = 0;
+                if (!mIn.uvs.empty()) {
+                    s = mIn.uvs[c][0];
+                    t = mIn.uvs[c][1];
+                }
+                const double u = std::nearbyint(s * 16.0 * double(w));
+                const double vv = std::nearbyint((1.0 - t) * 16.0 * double(h));
+                const double limit = 1e15;
+                us.push_back(std::isfinite(u) ? std::int64_t(std::clamp(u, -limit, limit)) : 0);
+                vs.push_back(std::isfinite(vv) ? std::int64_t(std::clamp(vv, -limit, limit)) : 0);
+            }
+            std::vector<std::int16_t> du, dv;
+            EncodeUVs(us, 16 * w, du, clamped);
+            EncodeUVs(vs, 16 * h, dv, clamped);
+            for (std::size_t k = 0; k < polygon.corners.size(); ++k)
+                face.corners.push_back({mFileVertex[polygon.corners[k]], du[k], dv[k]});
+            mModel.faces.push_back(std::move(face));
+        }
+        if (clamped) warn("some UV coordinates span more than 2048 texels within a face: clamped to the i16 range");
+    }
+
+    // Face normals of the base pose and of every frame; the radius over all of them.
+    void faceNormalsFramesAndRadius() {
+        for (const Face &face : mModel.faces) {
+            const Int3 n = ComputeFaceNormal(mModel.vertices, face);
+            mModel.faceNormals.insert(mModel.faceNormals.end(), n.begin(), n.end());
+        }
+        std::uint32_t radius = ComputeRadius(mModel.vertices);
+        for (std::size_t k = 0; k < mFrames->size(); ++k) {
+            Frame frame;
+            frame.positions.resize(mModel.vertices.size());
+            for (std::uint32_t f = 0; f < mNv; ++f)
+                for (int i = 0; i < 3; ++i)
+                    frame.positions[3 * f + i] = mRaw[3 * (mFrameCount * mRepresentative[f] + k + 1) + i];
+            for (const Face &face : mModel.faces) {
+                const Int3 n = ComputeFaceNormal(frame.positions, face);
+                frame.faceNormals.insert(frame.faceNormals.end(), n.begin(), n.end());
+            }
+            radius = std::max(radius, ComputeRadius(frame.positions));
+            mModel.frames.push_back(std::move(frame));
+        }
+        // A stored radius a little above the computed one is the file's own (5 real models round instead of
+        // flooring); far from it, the geometry was edited or rescaled and the stored value is stale.
+        if (mIn.radius && *mIn.radius >= radius &&
+            std::uint64_t(*mIn.radius) <= std::uint64_t(radius) + 1 + radius / 16)
+            radius = *mIn.radius;
+        mModel.radius = radius;
+        mModel.header[9] = mIn.header24;
+    }
+
+    // Vertex normals: the scene's, else the unweighted sum of unit face normals (§6); through the normal
+    // table (one slot per distinct normal of a vertex) or one per vertex.
+    void vertexNormals() {
+        std::vector<std::array<double, 3>> faceSums(mNv, std::array<double, 3>{0, 0, 0});
+        for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
+            std::array<double, 3> unit{double(mModel.faceNormals[3 * f]), double(mModel.faceNormals[3 * f + 1]),
+                                       double(mModel.faceNormals[3 * f + 2])};
+            const double len = std::sqrt(unit[0] * unit[0] + unit[1] * unit[1] + unit[2] * unit[2]);
+            if (!(len > 0)) continue;
+            std::vector<std::uint32_t> seen;
+            for (const FaceVertex &corner : mModel.faces[f].corners) {
+                if (std::find(seen.begin(), seen.end(), corner.vertex) != seen.end()) continue;
+                seen.push_back(corner.vertex);
+                for (int i = 0; i < 3; ++i) faceSums[corner.vertex][i] += unit[i] / len;
+            }
+        }
+        auto cornerNormal = [&](std::size_t inputVertex) -> Float3 {
+            if (mHaveNormals && mNative[inputVertex]) return *mNative[inputVertex];
+            return NormaliseOrZero(faceSums[mFileVertex[inputVertex]]);
+        };
+        if (mTable) {
+            std::vector<std::vector<std::pair<Float3, std::uint32_t>>> slots(mNv);
+            std::uint32_t next = 0;
+            for (std::size_t p : mOrder)
+                for (std::uint32_t c : mIn.polygons[p].corners) {
+                    const Float3 n = cornerNormal(c);
+                    auto &list = slots[mFileVertex[c]];
+                    std::uint32_t slot = RG3DModel::kNoNormal;
+                    for (const auto &entry : list)
+                        if (SameNormal(entry.first, n)) {
+                            slot = entry.second;
+                            break;
+                        }
+                    if (slot == RG3DModel::kNoNormal) {
+                        slot = next++;
+                        list.emplace_back(n, slot);
+                        mModel.vertexNormals.insert(mModel.vertexNormals.end(), n.begin(), n.end());
+                    }
+                    mModel.normalTable.push_back(slot);
+                }
+        } else {
+            mModel.vertexNormals.resize(3 * std::size_t(mNv));
+            for (std::uint32_t f = 0; f < mNv; ++f) {
+                const Float3 n = cornerNormal(mRepresentative[f]);
+                for (int i = 0; i < 3; ++i) mModel.vertexNormals[3 * f + i] = n[i];
+            }
         }
     }
 
-    // ---- Section4 (v5.0 .3D only)
-    if (!animated && model.version == Version::V50) {
+    // Section4 (v5.0 .3D only): the stored groups mapped to output faces, or one group of every face.
+    void section4() {
         std::vector<BuildSection4Group> groups;
-        if (input.section4) {
+        if (mIn.section4) {
             // Stored groups name file face indices: map them to output faces.
             std::map<std::uint32_t, std::uint32_t> outputOf;
-            for (std::size_t i = 0; i < fileIndexOfOutput.size(); ++i)
-                outputOf.emplace(fileIndexOfOutput[i], static_cast<std::uint32_t>(i));
+            for (std::size_t i = 0; i < mFileIndexOfOutput.size(); ++i)
+                outputOf.emplace(mFileIndexOfOutput[i], static_cast<std::uint32_t>(i));
             bool dropped = false;
-            for (const BuildSection4Group &group : *input.section4) {
+            for (const BuildSection4Group &group : *mIn.section4) {
                 BuildSection4Group mapped;
                 mapped.opaque = group.opaque;
                 for (std::uint32_t face : group.faces) {
@@ -481,66 +530,93 @@ BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
                 }
                 groups.push_back(std::move(mapped));
             }
-            if (dropped)
-                warnings.push_back("rg.section4 names faces the scene does not have: those references are dropped");
+            if (dropped) warn("rg.section4 names faces the scene does not have: those references are dropped");
         } else {
             BuildSection4Group all;
-            all.faces.resize(nf);
+            all.faces.resize(mModel.faces.size());
             std::iota(all.faces.begin(), all.faces.end(), 0u);
             groups.push_back(std::move(all));
         }
-        if (nf > 0xFFFFu / 4) {
-            warnings.push_back(
-                "more than 16383 faces: Section4 cannot reference them (u16 face index·4) and is omitted");
+        if (mModel.faces.size() > 0xFFFFu / 4) {
+            warn("more than 16383 faces: Section4 cannot reference them (u16 face index·4) and is omitted");
             groups.clear();
         }
         // A stored Section4 of zero groups stays present (offset set, count 0), as the file had it.
-        model.hasSection4 = !groups.empty() || (input.section4 && input.section4->empty());
+        mModel.hasSection4 = !groups.empty() || (mIn.section4 && mIn.section4->empty());
         std::uint64_t offset = 64;
         std::vector<std::uint32_t> faceOffsets;
-        for (const Face &face : model.faces) {
+        for (const Face &face : mModel.faces) {
             faceOffsets.push_back(static_cast<std::uint32_t>(offset));
             offset += 10 + 8 * face.corners.size();
         }
-        for (const BuildSection4Group &group : groups) {
-            Section4Group out;
-            std::array<std::int64_t, 3> lo{}, hi{};
-            bool any = false;
-            for (std::uint32_t f : group.faces)
-                for (const FaceVertex &corner : model.faces[f].corners)
-                    for (int i = 0; i < 3; ++i) {
-                        const std::int64_t v = model.vertices[3 * corner.vertex + i];
-                        if (!any) lo[i] = hi[i] = v;
-                        lo[i] = std::min(lo[i], v);
-                        hi[i] = std::max(hi[i], v);
-                        if (i == 2) any = true;
-                    }
-            for (int i = 0; i < 3; ++i) out.centre[i] = static_cast<std::int32_t>((lo[i] + hi[i]) / 2);
-            double maxDistance = 0;
-            for (std::uint32_t f : group.faces)
-                for (const FaceVertex &corner : model.faces[f].corners) {
-                    double d2 = 0;
-                    for (int i = 0; i < 3; ++i) {
-                        const double d = double(model.vertices[3 * corner.vertex + i]) - double(out.centre[i]);
-                        d2 += d * d;
-                    }
-                    maxDistance = std::max(maxDistance, std::sqrt(d2));
-                }
-            out.radius = static_cast<std::uint32_t>(std::min(std::floor(maxDistance), 4294967295.0));
-            if (group.opaque) {
-                out.opaque = *group.opaque;
-            } else {
-                for (int i = 0; i < 3; ++i)
-                    out.opaque[i] =
-                        out.radius > 0
-                            ? static_cast<float>(std::sqrt(3.0) * (double(hi[i] - lo[i]) / 2.0) / double(out.radius))
-                            : 1.0f;
-            }
-            for (std::uint32_t f : group.faces) out.refs.push_back({faceOffsets[f], static_cast<std::uint16_t>(4 * f)});
-            model.section4.push_back(std::move(out));
-        }
+        for (const BuildSection4Group &group : groups) mModel.section4.push_back(section4Group(group, faceOffsets));
     }
-    return result;
+
+    // One Section4 group: centre and radius of its faces' vertices, the opaque triple, and its face refs.
+    Section4Group section4Group(const BuildSection4Group &group, const std::vector<std::uint32_t> &faceOffsets) const {
+        Section4Group out;
+        std::array<std::int64_t, 3> lo{}, hi{};
+        bool any = false;
+        for (std::uint32_t f : group.faces)
+            for (const FaceVertex &corner : mModel.faces[f].corners)
+                for (int i = 0; i < 3; ++i) {
+                    const std::int64_t v = mModel.vertices[3 * corner.vertex + i];
+                    if (!any) lo[i] = hi[i] = v;
+                    lo[i] = std::min(lo[i], v);
+                    hi[i] = std::max(hi[i], v);
+                    if (i == 2) any = true;
+                }
+        for (int i = 0; i < 3; ++i) out.centre[i] = static_cast<std::int32_t>((lo[i] + hi[i]) / 2);
+        double maxDistance = 0;
+        for (std::uint32_t f : group.faces)
+            for (const FaceVertex &corner : mModel.faces[f].corners) {
+                double d2 = 0;
+                for (int i = 0; i < 3; ++i) {
+                    const double d = double(mModel.vertices[3 * corner.vertex + i]) - double(out.centre[i]);
+                    d2 += d * d;
+                }
+                maxDistance = std::max(maxDistance, std::sqrt(d2));
+            }
+        out.radius = static_cast<std::uint32_t>(std::min(std::floor(maxDistance), 4294967295.0));
+        if (group.opaque) {
+            out.opaque = *group.opaque;
+        } else {
+            for (int i = 0; i < 3; ++i)
+                out.opaque[i] =
+                    out.radius > 0
+                        ? static_cast<float>(std::sqrt(3.0) * (double(hi[i] - lo[i]) / 2.0) / double(out.radius))
+                        : 1.0f;
+        }
+        for (std::uint32_t f : group.faces) out.refs.push_back({faceOffsets[f], static_cast<std::uint16_t>(4 * f)});
+        return out;
+    }
+
+    const BuildInput &mIn;
+    const BuildOptions &mOptions;
+    BuildResult mResult;
+    RG3DModel &mModel = mResult.model;
+    std::size_t mCount = 0; // input vertices
+    bool mAnimated = false;
+    bool mTable = false; // normals through the normal table
+    const std::vector<std::vector<Float3>> mNoFrames;
+    const std::vector<std::vector<Float3>> *mFrames = &mNoFrames; // the animation frames written (none for .3D)
+    std::vector<std::size_t> mOrder;                              // input polygons in output order
+    std::vector<std::uint32_t> mFileIndexOfOutput;                // the rg.face_order value of each output face
+    std::size_t mFrameCount = 1;                                  // base pose + frames
+    std::vector<bool> mUsed;                                      // input vertices some polygon uses
+    std::vector<std::int32_t> mRaw;                               // [vertex][frame][axis] fixed-point positions
+    bool mHaveNormals = false;
+    std::vector<std::optional<Float3>> mNative; // input normals in the file's convention
+    std::vector<std::uint32_t> mFileVertex;     // input vertex -> file vertex
+    std::vector<bool> mAssigned;
+    std::vector<std::size_t> mRepresentative; // the first input vertex of each file vertex
+    std::uint32_t mNv = 0;                    // file vertices
+};
+
+} // namespace
+
+BuildResult BuildModel(const BuildInput &input, const BuildOptions &options) {
+    return ModelAssembler(input, options).run();
 }
 
 } // namespace gamefmt::redguard
