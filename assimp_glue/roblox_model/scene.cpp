@@ -366,35 +366,16 @@ bool ReadSourceFile(const aiScene &scene, std::vector<std::uint8_t> &out) {
     return true;
 }
 
-} // namespace
-
-void DocumentFromScene(const aiScene &scene, Document &doc) {
-    if (scene.mRootNode == nullptr) Fail("the scene has no root node");
-    std::vector<std::uint8_t> sourceBytes;
-    if (ReadSourceFile(scene, sourceBytes)) {
-        rbx::ReadOptions options;
-        options.maxInstances = std::numeric_limits<std::uint32_t>::max(); // it was imported already
-        Document source = rbx::ReadDocument(sourceBytes.data(), sourceBytes.size(), options);
-        const rbx::Encoding read = source.sourceEncoding;
-        ReconcileWithNodes(scene, source, doc);
-        doc.sourceEncoding = read;
-        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
-            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
-        return;
-    }
-    if (scene.mMetaData != nullptr) {
-        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
-            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
-    }
-
-    // Pass 1: the tree. Nodes without rbx.ClassName (generated geometry) are skipped; their children
-    // attach to the nearest instance above.
+// Pass 1 of a scene without rbx.source: one instance per node with rbx.ClassName (nodes without it, such as
+// generated geometry, are skipped and their children attach to the nearest instance above). Collects each
+// instance's metadata and the referent table for pass 2.
+void InstancesFromNodes(const aiScene &scene, Document &doc,
+                        std::vector<std::pair<std::uint32_t, const aiMetadata *>> &bags,
+                        std::unordered_map<std::string, std::uint32_t> &referents) {
     struct Item {
         const aiNode *node;
         std::uint32_t parent;
     };
-    std::vector<std::pair<std::uint32_t, const aiMetadata *>> bags;
-    std::unordered_map<std::string, std::uint32_t> referents;
     std::vector<Item> stack{{scene.mRootNode, kNoInstance}};
     while (!stack.empty()) {
         const Item item = stack.back();
@@ -419,8 +400,11 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
         for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], self});
     }
     if (doc.instances.empty()) Fail("the scene has no node with rbx.ClassName metadata");
+}
 
-    // Pass 2: the properties, now that every Ref target exists.
+// Pass 2: the rbx.props.<name> entries of every instance, now that every Ref target exists.
+void PropertiesFromNodes(Document &doc, const std::vector<std::pair<std::uint32_t, const aiMetadata *>> &bags,
+                         const std::unordered_map<std::string, std::uint32_t> &referents) {
     rbx::ValueParser parser(doc, [&](std::string_view referent) {
         const auto it = referents.find(std::string(referent));
         return it == referents.end() ? kNoInstance : it->second;
@@ -449,10 +433,11 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
             doc.instances[index].properties.push_back(std::move(p));
         });
     }
+}
 
-    // Scene-level entries: META, raw PROPs and chunks, unknown XML top-level elements.
-    if (scene.mMetaData == nullptr) return;
-    ForEachMetadata(*scene.mMetaData, [&](const MetadataValue &v) {
+// Scene-level entries: META, raw PROPs and chunks, unknown XML top-level elements.
+void SceneEntriesFromMetadata(const aiMetadata &md, Document &doc) {
+    ForEachMetadata(md, [&](const MetadataValue &v) {
         if (!v.isText) return;
         const std::string_view key = v.key;
         const std::string_view text = v.text;
@@ -492,6 +477,34 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
             doc.xmlUnknownTopLevel.emplace_back(bytes->begin(), bytes->end());
         }
     });
+}
+
+} // namespace
+
+void DocumentFromScene(const aiScene &scene, Document &doc) {
+    if (scene.mRootNode == nullptr) Fail("the scene has no root node");
+    std::vector<std::uint8_t> sourceBytes;
+    if (ReadSourceFile(scene, sourceBytes)) {
+        rbx::ReadOptions options;
+        options.maxInstances = std::numeric_limits<std::uint32_t>::max(); // it was imported already
+        Document source = rbx::ReadDocument(sourceBytes.data(), sourceBytes.size(), options);
+        const rbx::Encoding read = source.sourceEncoding;
+        ReconcileWithNodes(scene, source, doc);
+        doc.sourceEncoding = read;
+        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
+            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
+        return;
+    }
+    if (scene.mMetaData != nullptr) {
+        if (const aiString *f = GetString(*scene.mMetaData, kRbxFormat))
+            doc.sourceEncoding = std::string(f->C_Str()) == "xml" ? rbx::Encoding::Xml : rbx::Encoding::Binary;
+    }
+
+    std::vector<std::pair<std::uint32_t, const aiMetadata *>> bags;
+    std::unordered_map<std::string, std::uint32_t> referents;
+    InstancesFromNodes(scene, doc, bags, referents);
+    PropertiesFromNodes(doc, bags, referents);
+    if (scene.mMetaData != nullptr) SceneEntriesFromMetadata(*scene.mMetaData, doc);
 }
 
 } // namespace gamefmt::glue
