@@ -70,6 +70,18 @@ private:
     void writeMeta();
     void writeSharedStrings();
     void writeInst(std::uint32_t classId, const ClassInfo &info);
+    // A PROP chunk to write: a column of the class, its Name (column -1) or a kept raw body (column -2).
+    struct PropEntry {
+        const std::string *name;
+        std::int64_t column;
+        const RawProperty *raw;
+        Type type;
+    };
+    void collectColumns(const ClassInfo &info, std::vector<std::uint32_t> &slotName,
+                        std::vector<std::vector<const Value *>> &columns) const;
+    std::vector<PropEntry> chooseEntries(const ClassInfo &info, const std::vector<std::uint32_t> &slotName,
+                                         const std::vector<std::vector<const Value *>> &columns);
+    void writeRawProp(std::uint32_t classId, const RawProperty &raw);
     void writeProps(std::uint32_t classId, const ClassInfo &info);
     void writeParents();
 
@@ -241,12 +253,11 @@ void Writer::writeInst(std::uint32_t classId, const ClassInfo &info) {
     emitChunk("INST", mBody);
 }
 
-void Writer::writeProps(std::uint32_t classId, const ClassInfo &info) {
+// One pass over the class's properties: property name id -> column of values (null = missing).
+void Writer::collectColumns(const ClassInfo &info, std::vector<std::uint32_t> &slotName,
+                            std::vector<std::vector<const Value *>> &columns) const {
     const std::size_t n = info.members.size();
-    // One pass over the class's properties: property name id → column of values (null = missing).
     std::vector<std::int64_t> slotOf(mDoc.names.size(), -1);
-    std::vector<std::uint32_t> slotName;
-    std::vector<std::vector<const Value *>> columns;
     const std::optional<std::uint32_t> nameProp = mDoc.names.find("Name");
     for (std::size_t k = 0; k < n; ++k) {
         for (const Property &p : mDoc.instances[info.members[k]].properties) {
@@ -261,15 +272,14 @@ void Writer::writeProps(std::uint32_t classId, const ClassInfo &info) {
             columns[static_cast<std::size_t>(slot)][k] = &p.value;
         }
     }
+}
 
+// What gets written, sorted by serialized name: complete columns of one type, Name, and kept raw PROP
+// bodies; partial, mixed and unknown-typed columns are omitted with a warning.
+std::vector<Writer::PropEntry> Writer::chooseEntries(const ClassInfo &info, const std::vector<std::uint32_t> &slotName,
+                                                     const std::vector<std::vector<const Value *>> &columns) {
     // What gets written, sorted by serialized name: regular columns, Name, kept raw PROP bodies.
-    struct Entry {
-        const std::string *name;
-        std::int64_t column; // -1 = Name, -2 = raw
-        const RawProperty *raw;
-        Type type;
-    };
-    std::vector<Entry> entries;
+    std::vector<PropEntry> entries;
     static const std::string kName = "Name";
     entries.push_back({&kName, -1, nullptr, Type::String});
     for (std::size_t s = 0; s < columns.size(); ++s) {
@@ -310,40 +320,49 @@ void Writer::writeProps(std::uint32_t classId, const ClassInfo &info) {
     for (const RawProperty &r : mDoc.rawProperties) {
         if (r.className != info.name) continue;
         const bool duplicate =
-            std::any_of(entries.begin(), entries.end(), [&](const Entry &e) { return *e.name == r.propertyName; });
+            std::any_of(entries.begin(), entries.end(), [&](const PropEntry &e) { return *e.name == r.propertyName; });
         if (duplicate) continue; // a decoded value of the same name wins (reader: last wins)
         entries.push_back({&r.propertyName, -2, &r, static_cast<Type>(r.type)});
     }
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) { return *a.name < *b.name; });
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const PropEntry &a, const PropEntry &b) { return *a.name < *b.name; });
+    return entries;
+}
 
-    std::vector<Value> names;
-    std::vector<const Value *> nameColumn;
-    for (const Entry &e : entries) {
+// A kept PROP body: it begins with the header (class id, name, type) when the reader stored the whole PROP
+// body (the class id is renumbered); otherwise it is the values alone.
+void Writer::writeRawProp(std::uint32_t classId, const RawProperty &raw) {
+    mBody.clear();
+    const auto &b = raw.body;
+    const std::string &pn = raw.propertyName;
+    bool hasHeader = b.size() >= 9 + pn.size();
+    if (hasHeader) {
+        const std::uint32_t len = static_cast<std::uint32_t>(b[4]) | (static_cast<std::uint32_t>(b[5]) << 8) |
+                                  (static_cast<std::uint32_t>(b[6]) << 16) | (static_cast<std::uint32_t>(b[7]) << 24);
+        hasHeader =
+            len == pn.size() && std::memcmp(b.data() + 8, pn.data(), pn.size()) == 0 && b[8 + pn.size()] == raw.type;
+    }
+    if (hasHeader) {
+        mBody = b;
+        for (int k = 0; k < 4; ++k) mBody[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(classId >> (8 * k));
+    } else {
+        bin::PutU32LE(mBody, classId);
+        bin::PutString(mBody, pn);
+        mBody.push_back(raw.type);
+        mBody.insert(mBody.end(), b.begin(), b.end());
+    }
+    emitChunk("PROP", mBody);
+}
+
+void Writer::writeProps(std::uint32_t classId, const ClassInfo &info) {
+    std::vector<std::uint32_t> slotName;
+    std::vector<std::vector<const Value *>> columns;
+    collectColumns(info, slotName, columns);
+    const std::vector<PropEntry> entries = chooseEntries(info, slotName, columns);
+    for (const PropEntry &e : entries) {
         mBody.clear();
         if (e.column == -2) {
-            // A kept body begins with the header (class id, name, type) when the reader stored the whole
-            // PROP body; renumber its class id. Otherwise it is the values alone.
-            const auto &b = e.raw->body;
-            const std::string &pn = e.raw->propertyName;
-            bool hasHeader = b.size() >= 9 + pn.size();
-            if (hasHeader) {
-                const std::uint32_t len = static_cast<std::uint32_t>(b[4]) | (static_cast<std::uint32_t>(b[5]) << 8) |
-                                          (static_cast<std::uint32_t>(b[6]) << 16) |
-                                          (static_cast<std::uint32_t>(b[7]) << 24);
-                hasHeader = len == pn.size() && std::memcmp(b.data() + 8, pn.data(), pn.size()) == 0 &&
-                            b[8 + pn.size()] == e.raw->type;
-            }
-            if (hasHeader) {
-                mBody = b;
-                for (int k = 0; k < 4; ++k)
-                    mBody[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(classId >> (8 * k));
-            } else {
-                bin::PutU32LE(mBody, classId);
-                bin::PutString(mBody, pn);
-                mBody.push_back(e.raw->type);
-                mBody.insert(mBody.end(), b.begin(), b.end());
-            }
-            emitChunk("PROP", mBody);
+            writeRawProp(classId, *e.raw);
             continue;
         }
         bin::PutU32LE(mBody, classId);
