@@ -58,7 +58,8 @@ bool ReadF32s(Cursor &c, float *out, std::size_t n) {
     return true;
 }
 
-bool DecodeValue(Cursor &c, Attribute &a) {
+// String 0x02, Bool 0x03, Int32 0x04, Float32 0x05, Float64 0x06, BrickColor 0x0E, EnumItem 0x15.
+bool DecodeScalarAttribute(Cursor &c, Attribute &a) {
     Value &v = a.value;
     switch (a.type) {
     case 0x02: {
@@ -96,6 +97,28 @@ bool DecodeValue(Cursor &c, Attribute &a) {
         v.data = d;
         return true;
     }
+    case 0x0E: {
+        BrickColor b;
+        if (!c.read(b.number)) return false;
+        v.type = Type::BrickColor;
+        v.data = b;
+        return true;
+    }
+    case 0x15: {
+        if (!c.readString(a.enumItem.enumName) || !c.read(a.enumItem.value)) return false;
+        v.type = Type::Enum;
+        v.data = EnumValue{a.enumItem.value};
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+// UDim 0x09, UDim2 0x0A, Color3 0x0F, Vector2 0x10, Vector3 0x11, CFrame 0x14, Rect 0x1C.
+bool DecodeVectorAttribute(Cursor &c, Attribute &a) {
+    Value &v = a.value;
+    switch (a.type) {
     case 0x09: {
         UDim u;
         if (!c.read(u.scale) || !c.read(u.offset)) return false;
@@ -108,13 +131,6 @@ bool DecodeValue(Cursor &c, Attribute &a) {
         if (!c.read(u.x.scale) || !c.read(u.x.offset) || !c.read(u.y.scale) || !c.read(u.y.offset)) return false;
         v.type = Type::UDim2;
         v.data = u;
-        return true;
-    }
-    case 0x0E: {
-        BrickColor b;
-        if (!c.read(b.number)) return false;
-        v.type = Type::BrickColor;
-        v.data = b;
         return true;
     }
     case 0x0F: {
@@ -152,12 +168,22 @@ bool DecodeValue(Cursor &c, Attribute &a) {
         v.data = cf;
         return true;
     }
-    case 0x15: {
-        if (!c.readString(a.enumItem.enumName) || !c.read(a.enumItem.value)) return false;
-        v.type = Type::Enum;
-        v.data = EnumValue{a.enumItem.value};
+    case 0x1C: {
+        Rect r;
+        if (!c.read(r.min.x) || !c.read(r.min.y) || !c.read(r.max.x) || !c.read(r.max.y)) return false;
+        v.type = Type::Rect;
+        v.data = r;
         return true;
     }
+    default:
+        return false;
+    }
+}
+
+// NumberSequence 0x17, ColorSequence 0x19, NumberRange 0x1B, Font 0x21.
+bool DecodeSequenceAttribute(Cursor &c, Attribute &a) {
+    Value &v = a.value;
+    switch (a.type) {
     case 0x17: {
         std::uint32_t k = 0;
         if (!c.read(k)) return false;
@@ -198,13 +224,6 @@ bool DecodeValue(Cursor &c, Attribute &a) {
         v.data = r;
         return true;
     }
-    case 0x1C: {
-        Rect r;
-        if (!c.read(r.min.x) || !c.read(r.min.y) || !c.read(r.max.x) || !c.read(r.max.y)) return false;
-        v.type = Type::Rect;
-        v.data = r;
-        return true;
-    }
     case 0x21: {
         Font f;
         if (!c.read(f.weight) || !c.read(f.style) || !c.readString(f.family) || !c.readString(f.cachedFaceId))
@@ -214,11 +233,40 @@ bool DecodeValue(Cursor &c, Attribute &a) {
         return true;
     }
     default:
+        return false;
+    }
+}
+
+bool DecodeValue(Cursor &c, Attribute &a) {
+    switch (a.type) {
+    case 0x02:
+    case 0x03:
+    case 0x04:
+    case 0x05:
+    case 0x06:
+    case 0x0E:
+    case 0x15:
+        return DecodeScalarAttribute(c, a);
+    case 0x09:
+    case 0x0A:
+    case 0x0F:
+    case 0x10:
+    case 0x11:
+    case 0x14:
+    case 0x1C:
+        return DecodeVectorAttribute(c, a);
+    case 0x17:
+    case 0x19:
+    case 0x1B:
+    case 0x21:
+        return DecodeSequenceAttribute(c, a);
+    default:
         return false; // a newer id: the caller keeps the blob raw
     }
 }
 
-void EncodeValue(std::string &out, const Attribute &a) {
+// String 0x02, Bool 0x03, Int32 0x04, Float32 0x05, Float64 0x06, BrickColor 0x0E, EnumItem 0x15.
+void EncodeScalarAttribute(std::string &out, const Attribute &a) {
     const Value &v = a.value;
     switch (a.type) {
     case 0x02:
@@ -236,6 +284,22 @@ void EncodeValue(std::string &out, const Attribute &a) {
     case 0x06:
         Put(out, v.as<double>());
         break;
+    case 0x0E:
+        Put(out, v.as<BrickColor>().number);
+        break;
+    case 0x15:
+        PutString(out, a.enumItem.enumName);
+        Put(out, a.enumItem.value);
+        break;
+    default:
+        break;
+    }
+}
+
+// UDim 0x09, UDim2 0x0A, Color3 0x0F, Vector2 0x10, Vector3 0x11, CFrame 0x14, Rect 0x1C.
+void EncodeVectorAttribute(std::string &out, const Attribute &a) {
+    const Value &v = a.value;
+    switch (a.type) {
     case 0x09:
         Put(out, v.as<UDim>().scale);
         Put(out, v.as<UDim>().offset);
@@ -245,9 +309,6 @@ void EncodeValue(std::string &out, const Attribute &a) {
         Put(out, v.as<UDim2>().x.offset);
         Put(out, v.as<UDim2>().y.scale);
         Put(out, v.as<UDim2>().y.offset);
-        break;
-    case 0x0E:
-        Put(out, v.as<BrickColor>().number);
         break;
     case 0x0F:
         Put(out, v.as<Color3>().r);
@@ -280,10 +341,21 @@ void EncodeValue(std::string &out, const Attribute &a) {
         }
         break;
     }
-    case 0x15:
-        PutString(out, a.enumItem.enumName);
-        Put(out, a.enumItem.value);
+    case 0x1C:
+        Put(out, v.as<Rect>().min.x);
+        Put(out, v.as<Rect>().min.y);
+        Put(out, v.as<Rect>().max.x);
+        Put(out, v.as<Rect>().max.y);
         break;
+    default:
+        break;
+    }
+}
+
+// NumberSequence 0x17, ColorSequence 0x19, NumberRange 0x1B, Font 0x21.
+void EncodeSequenceAttribute(std::string &out, const Attribute &a) {
+    const Value &v = a.value;
+    switch (a.type) {
     case 0x17:
         Put(out, static_cast<std::uint32_t>(v.as<NumberSequence>().keypoints.size()));
         for (const NumberKeypoint &k : v.as<NumberSequence>().keypoints) {
@@ -306,12 +378,6 @@ void EncodeValue(std::string &out, const Attribute &a) {
         Put(out, v.as<NumberRange>().min);
         Put(out, v.as<NumberRange>().max);
         break;
-    case 0x1C:
-        Put(out, v.as<Rect>().min.x);
-        Put(out, v.as<Rect>().min.y);
-        Put(out, v.as<Rect>().max.x);
-        Put(out, v.as<Rect>().max.y);
-        break;
     case 0x21: {
         const Font &f = v.as<Font>();
         Put(out, f.weight);
@@ -320,6 +386,37 @@ void EncodeValue(std::string &out, const Attribute &a) {
         PutString(out, f.cachedFaceId);
         break;
     }
+    default:
+        break;
+    }
+}
+
+void EncodeValue(std::string &out, const Attribute &a) {
+    switch (a.type) {
+    case 0x02:
+    case 0x03:
+    case 0x04:
+    case 0x05:
+    case 0x06:
+    case 0x0E:
+    case 0x15:
+        EncodeScalarAttribute(out, a);
+        break;
+    case 0x09:
+    case 0x0A:
+    case 0x0F:
+    case 0x10:
+    case 0x11:
+    case 0x14:
+    case 0x1C:
+        EncodeVectorAttribute(out, a);
+        break;
+    case 0x17:
+    case 0x19:
+    case 0x1B:
+    case 0x21:
+        EncodeSequenceAttribute(out, a);
+        break;
     default:
         break; // DecodeAttributes never produces other ids
     }
