@@ -58,6 +58,37 @@ bool ReadF32s(Cursor &c, float *out, std::size_t n) {
     return true;
 }
 
+// The families the attribute codecs are organised by, from the attribute type id.
+enum class AttributeFamily { Scalar, Vector, Sequence, Unknown };
+
+AttributeFamily FamilyOfAttribute(std::uint8_t id) {
+    switch (id) {
+    case 0x02: // String
+    case 0x03: // Bool
+    case 0x04: // Int32
+    case 0x05: // Float32
+    case 0x06: // Float64
+    case 0x0E: // BrickColor
+    case 0x15: // EnumItem
+        return AttributeFamily::Scalar;
+    case 0x09: // UDim
+    case 0x0A: // UDim2
+    case 0x0F: // Color3
+    case 0x10: // Vector2
+    case 0x11: // Vector3
+    case 0x14: // CFrame
+    case 0x1C: // Rect
+        return AttributeFamily::Vector;
+    case 0x17: // NumberSequence
+    case 0x19: // ColorSequence
+    case 0x1B: // NumberRange
+    case 0x21: // Font
+        return AttributeFamily::Sequence;
+    default:
+        return AttributeFamily::Unknown;
+    }
+}
+
 // String 0x02, Bool 0x03, Int32 0x04, Float32 0x05, Float64 0x06, BrickColor 0x0E, EnumItem 0x15.
 bool DecodeScalarAttribute(Cursor &c, Attribute &a) {
     Value &v = a.value;
@@ -238,31 +269,17 @@ bool DecodeSequenceAttribute(Cursor &c, Attribute &a) {
 }
 
 bool DecodeValue(Cursor &c, Attribute &a) {
-    switch (a.type) {
-    case 0x02:
-    case 0x03:
-    case 0x04:
-    case 0x05:
-    case 0x06:
-    case 0x0E:
-    case 0x15:
+    switch (FamilyOfAttribute(a.type)) {
+    case AttributeFamily::Scalar:
         return DecodeScalarAttribute(c, a);
-    case 0x09:
-    case 0x0A:
-    case 0x0F:
-    case 0x10:
-    case 0x11:
-    case 0x14:
-    case 0x1C:
+    case AttributeFamily::Vector:
         return DecodeVectorAttribute(c, a);
-    case 0x17:
-    case 0x19:
-    case 0x1B:
-    case 0x21:
+    case AttributeFamily::Sequence:
         return DecodeSequenceAttribute(c, a);
-    default:
+    case AttributeFamily::Unknown:
         return false; // a newer id: the caller keeps the blob raw
     }
+    return false;
 }
 
 // String 0x02, Bool 0x03, Int32 0x04, Float32 0x05, Float64 0x06, BrickColor 0x0E, EnumItem 0x15.
@@ -392,32 +409,14 @@ void EncodeSequenceAttribute(std::string &out, const Attribute &a) {
 }
 
 void EncodeValue(std::string &out, const Attribute &a) {
-    switch (a.type) {
-    case 0x02:
-    case 0x03:
-    case 0x04:
-    case 0x05:
-    case 0x06:
-    case 0x0E:
-    case 0x15:
-        EncodeScalarAttribute(out, a);
-        break;
-    case 0x09:
-    case 0x0A:
-    case 0x0F:
-    case 0x10:
-    case 0x11:
-    case 0x14:
-    case 0x1C:
-        EncodeVectorAttribute(out, a);
-        break;
-    case 0x17:
-    case 0x19:
-    case 0x1B:
-    case 0x21:
-        EncodeSequenceAttribute(out, a);
-        break;
-    default:
+    switch (FamilyOfAttribute(a.type)) {
+    case AttributeFamily::Scalar:
+        return EncodeScalarAttribute(out, a);
+    case AttributeFamily::Vector:
+        return EncodeVectorAttribute(out, a);
+    case AttributeFamily::Sequence:
+        return EncodeSequenceAttribute(out, a);
+    case AttributeFamily::Unknown:
         break; // DecodeAttributes never produces other ids
     }
 }
