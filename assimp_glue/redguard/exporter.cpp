@@ -354,86 +354,111 @@ std::vector<aiVector3D> MorphPose(const aiMesh &mesh, const aiMeshMorphAnim *cha
 
 } // namespace
 
-RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
-    RedguardSceneInput result;
-    BuildInput &input = result.input;
-    if (scene.mRootNode == nullptr) Fail("the scene has no root node");
+namespace {
 
-    for (unsigned m = 0; m < scene.mNumMaterials; ++m)
-        input.materials.push_back(ReadMaterial(scene, scene.mMaterials[m]));
-    if (input.materials.empty()) input.materials.push_back(BuildMaterial{});
+// ExtractRedguardInput's steps over shared state: the model node's round-trip metadata, the frame layout,
+// then per mesh instance its vertices (base pose and frames) and its polygons, then the checks that need
+// every mesh.
+class InputExtractor {
+public:
+    explicit InputExtractor(const aiScene &scene) : mScene(scene) {}
 
-    const std::vector<Instance> instances = WalkScene(scene);
-
-    // The round-trip metadata applies when every mesh hangs off one model node.
-    const aiNode *modelNode = nullptr;
-    bool single = true;
-    for (const Instance &instance : instances) {
-        if (instance.mesh->mNumFaces == 0) continue;
-        if (modelNode == nullptr)
-            modelNode = instance.node;
-        else if (instance.node != modelNode)
-            single = false;
-    }
-    if (!single || !IsModelNode(modelNode)) modelNode = nullptr;
-    const aiMetadata *md = modelNode != nullptr ? modelNode->mMetaData : nullptr;
-
-    std::optional<std::map<std::uint32_t, std::vector<OrderEntry>>> faceOrder;
-    if (const auto text = MetaText(md, rgkeys::kFaceOrder)) {
-        faceOrder = ParseFaceOrder(*text);
-        if (!faceOrder) result.warnings.push_back("rg.face_order is malformed: the scene's face order is kept");
-    }
-    const std::optional<std::int32_t> numFrames = MetaInt(md, rgkeys::kNumFrames);
-    if (const auto radius = MetaInt(md, rgkeys::kRadius)) input.radius = static_cast<std::uint32_t>(*radius);
-    if (const auto header24 = MetaInt(md, rgkeys::kHeader24)) input.header24 = static_cast<std::uint32_t>(*header24);
-    if (const auto normals = MetaText(md, rgkeys::kVertexNormals)) result.vertexNormals = *normals;
-    if (const auto text = MetaText(md, rgkeys::kSection4)) {
-        input.section4 = ParseSection4(*text);
-        if (!input.section4) result.warnings.push_back("rg.section4 is malformed: one group of every face is written");
-    }
-
-    // Frames: every animated mesh must carry the same number of anim meshes.
-    unsigned animCount = 0;
-    for (const Instance &instance : instances) {
-        if (instance.mesh->mNumFaces == 0 || instance.mesh->mNumAnimMeshes == 0) continue;
-        if (animCount != 0 && instance.mesh->mNumAnimMeshes != animCount)
-            Fail("the meshes have different numbers of animation frames (" + std::to_string(animCount) + " and " +
-                 std::to_string(instance.mesh->mNumAnimMeshes) + " anim meshes)");
-        animCount = instance.mesh->mNumAnimMeshes;
-    }
-    // §15: the importer's layout lists frame 0 among the anim meshes (rg.num_frames = their count). Without
-    // the metadata (lost in a glTF round trip), anim meshes named "frame0" first say the same.
-    bool frame0Listed = animCount > 0 && numFrames && *numFrames == static_cast<std::int32_t>(animCount);
-    if (animCount > 0 && !numFrames) {
-        bool named = true;
-        for (const Instance &instance : instances) {
-            if (instance.mesh->mNumFaces == 0 || instance.mesh->mNumAnimMeshes == 0) continue;
-            const aiAnimMesh *first = instance.mesh->mAnimMeshes[0];
-            named = named && first != nullptr && std::string(first->mName.C_Str()) == "frame0";
+    RedguardSceneInput run() {
+        const aiScene &scene = mScene;
+        BuildInput &input = mResult.input;
+        if (scene.mRootNode == nullptr) Fail("the scene has no root node");
+        for (unsigned m = 0; m < scene.mNumMaterials; ++m)
+            input.materials.push_back(ReadMaterial(scene, scene.mMaterials[m]));
+        if (input.materials.empty()) input.materials.push_back(BuildMaterial{});
+        mInstances = WalkScene(scene);
+        readModelMetadata();
+        frameLayout();
+        mV2Material.assign(input.materials.size(), false);
+        mOrderUsable = mFaceOrder.has_value() && !mFaceOrder->empty();
+        for (const Instance &instance : mInstances) {
+            const aiMesh &mesh = *instance.mesh;
+            if (mesh.mNumFaces == 0 || mesh.mNumVertices == 0 || mesh.mVertices == nullptr) continue;
+            const Transform transform(instance.global);
+            const auto base = static_cast<std::uint32_t>(input.positions.size());
+            if (input.positions.size() + mesh.mNumVertices > std::numeric_limits<std::uint32_t>::max() / 2)
+                Fail("the scene has too many vertices");
+            addVertices(mesh, transform, base);
+            addPolygons(instance, transform, base);
         }
-        frame0Listed = named;
+        finish();
+        return std::move(mResult);
     }
-    // Otherwise, an animation whose morph keys select (or blend) anim meshes gives one frame per key time.
-    const aiAnimation *morph = animCount > 0 && !frame0Listed ? MorphAnimation(scene) : nullptr;
-    const std::vector<double> keyTimes = morph != nullptr ? MorphKeyTimes(*morph) : std::vector<double>();
-    if (keyTimes.empty()) morph = nullptr;
-    const unsigned frameCount = morph != nullptr ? static_cast<unsigned>(1 + keyTimes.size())
-                                : animCount == 0 ? 1
-                                                 : (frame0Listed ? animCount : animCount + 1);
-    input.frames.resize(frameCount - 1);
 
-    std::vector<bool> v2Material(input.materials.size(), false);
-    bool orderUsable = faceOrder.has_value() && !faceOrder->empty();
-    std::vector<std::uint32_t> order;
-    bool rejoinFailed = false;
-    for (const Instance &instance : instances) {
-        const aiMesh &mesh = *instance.mesh;
-        if (mesh.mNumFaces == 0 || mesh.mNumVertices == 0 || mesh.mVertices == nullptr) continue;
-        const Transform transform(instance.global);
-        const std::uint32_t base = static_cast<std::uint32_t>(input.positions.size());
-        if (input.positions.size() + mesh.mNumVertices > std::numeric_limits<std::uint32_t>::max() / 2)
-            Fail("the scene has too many vertices");
+private:
+    // The round-trip metadata applies when every mesh hangs off one model node.
+    void readModelMetadata() {
+        BuildInput &input = mResult.input;
+        const std::vector<Instance> &instances = mInstances;
+        const aiNode *modelNode = nullptr;
+        bool single = true;
+        for (const Instance &instance : instances) {
+            if (instance.mesh->mNumFaces == 0) continue;
+            if (modelNode == nullptr)
+                modelNode = instance.node;
+            else if (instance.node != modelNode)
+                single = false;
+        }
+        if (!single || !IsModelNode(modelNode)) modelNode = nullptr;
+        mMd = modelNode != nullptr ? modelNode->mMetaData : nullptr;
+        const aiMetadata *md = mMd;
 
+        if (const auto text = MetaText(md, rgkeys::kFaceOrder)) {
+            mFaceOrder = ParseFaceOrder(*text);
+            if (!mFaceOrder) mResult.warnings.push_back("rg.face_order is malformed: the scene's face order is kept");
+        }
+        mNumFrames = MetaInt(md, rgkeys::kNumFrames);
+        if (const auto radius = MetaInt(md, rgkeys::kRadius)) input.radius = static_cast<std::uint32_t>(*radius);
+        if (const auto header24 = MetaInt(md, rgkeys::kHeader24))
+            input.header24 = static_cast<std::uint32_t>(*header24);
+        if (const auto normals = MetaText(md, rgkeys::kVertexNormals)) mResult.vertexNormals = *normals;
+        if (const auto text = MetaText(md, rgkeys::kSection4)) {
+            input.section4 = ParseSection4(*text);
+            if (!input.section4)
+                mResult.warnings.push_back("rg.section4 is malformed: one group of every face is written");
+        }
+    }
+
+    // Frames: every animated mesh must carry the same number of anim meshes; how many frames are written and
+    // where they come from (anim meshes, or the key times of a morph animation).
+    void frameLayout() {
+        unsigned animCount = 0;
+        for (const Instance &instance : mInstances) {
+            if (instance.mesh->mNumFaces == 0 || instance.mesh->mNumAnimMeshes == 0) continue;
+            if (animCount != 0 && instance.mesh->mNumAnimMeshes != animCount)
+                Fail("the meshes have different numbers of animation frames (" + std::to_string(animCount) + " and " +
+                     std::to_string(instance.mesh->mNumAnimMeshes) + " anim meshes)");
+            animCount = instance.mesh->mNumAnimMeshes;
+        }
+        // §15: the importer's layout lists frame 0 among the anim meshes (rg.num_frames = their count). Without
+        // the metadata (lost in a glTF round trip), anim meshes named "frame0" first say the same.
+        mFrame0Listed = animCount > 0 && mNumFrames && *mNumFrames == static_cast<std::int32_t>(animCount);
+        if (animCount > 0 && !mNumFrames) {
+            bool named = true;
+            for (const Instance &instance : mInstances) {
+                if (instance.mesh->mNumFaces == 0 || instance.mesh->mNumAnimMeshes == 0) continue;
+                const aiAnimMesh *first = instance.mesh->mAnimMeshes[0];
+                named = named && first != nullptr && std::string(first->mName.C_Str()) == "frame0";
+            }
+            mFrame0Listed = named;
+        }
+        // Otherwise, an animation whose morph keys select (or blend) anim meshes gives one frame per key time.
+        mMorph = animCount > 0 && !mFrame0Listed ? MorphAnimation(mScene) : nullptr;
+        mKeyTimes = mMorph != nullptr ? MorphKeyTimes(*mMorph) : std::vector<double>();
+        if (mKeyTimes.empty()) mMorph = nullptr;
+        mFrameCount = mMorph != nullptr ? static_cast<unsigned>(1 + mKeyTimes.size())
+                      : animCount == 0  ? 1
+                                        : (mFrame0Listed ? animCount : animCount + 1);
+        mResult.input.frames.resize(mFrameCount - 1);
+    }
+
+    // The mesh's base-pose positions, normals and UVs (world space), and its position in every frame.
+    void addVertices(const aiMesh &mesh, const Transform &transform, std::uint32_t base) {
+        BuildInput &input = mResult.input;
         auto animPositions = [&mesh](unsigned a) -> const aiVector3D * {
             const aiAnimMesh *anim = a < mesh.mNumAnimMeshes ? mesh.mAnimMeshes[a] : nullptr;
             if (anim == nullptr || anim->mVertices == nullptr || anim->mNumVertices != mesh.mNumVertices)
@@ -441,10 +466,10 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
             return anim->mVertices;
         };
         const bool animated = mesh.mNumAnimMeshes > 0;
-        const aiVector3D *basePositions = animated && frame0Listed ? animPositions(0) : mesh.mVertices;
+        const aiVector3D *basePositions = animated && mFrame0Listed ? animPositions(0) : mesh.mVertices;
         // Normals of the base pose: those of anim mesh 0 when it is frame 0 and has them.
         const aiVector3D *baseNormals = mesh.mNormals;
-        if (animated && frame0Listed && mesh.mAnimMeshes[0] != nullptr && mesh.mAnimMeshes[0]->mNormals != nullptr &&
+        if (animated && mFrame0Listed && mesh.mAnimMeshes[0] != nullptr && mesh.mAnimMeshes[0]->mNormals != nullptr &&
             mesh.mAnimMeshes[0]->mNumVertices == mesh.mNumVertices)
             baseNormals = mesh.mAnimMeshes[0]->mNormals;
         for (unsigned v = 0; v < mesh.mNumVertices; ++v) input.positions.push_back(transform.Point(basePositions[v]));
@@ -458,40 +483,44 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
             for (unsigned v = 0; v < mesh.mNumVertices; ++v) input.uvs.push_back({uv[v].x, uv[v].y});
         }
         const aiMeshMorphAnim *channel = nullptr;
-        if (morph != nullptr)
-            for (unsigned c = 0; c < morph->mNumMorphMeshChannels && channel == nullptr; ++c)
-                if (morph->mMorphMeshChannels[c] != nullptr && morph->mMorphMeshChannels[c]->mName == mesh.mName)
-                    channel = morph->mMorphMeshChannels[c];
-        for (unsigned k = 1; k < frameCount; ++k) {
-            if (morph != nullptr) {
-                const std::vector<aiVector3D> pose = MorphPose(mesh, channel, keyTimes[k - 1]);
+        if (mMorph != nullptr)
+            for (unsigned c = 0; c < mMorph->mNumMorphMeshChannels && channel == nullptr; ++c)
+                if (mMorph->mMorphMeshChannels[c] != nullptr && mMorph->mMorphMeshChannels[c]->mName == mesh.mName)
+                    channel = mMorph->mMorphMeshChannels[c];
+        for (unsigned k = 1; k < mFrameCount; ++k) {
+            if (mMorph != nullptr) {
+                const std::vector<aiVector3D> pose = MorphPose(mesh, channel, mKeyTimes[k - 1]);
                 for (const aiVector3D &p : pose) input.frames[k - 1].push_back(transform.Point(p));
                 continue;
             }
-            const aiVector3D *positions = !animated ? basePositions : animPositions(frame0Listed ? k : k - 1);
+            const aiVector3D *positions = !animated ? basePositions : animPositions(mFrame0Listed ? k : k - 1);
             for (unsigned v = 0; v < mesh.mNumVertices; ++v)
                 input.frames[k - 1].push_back(transform.Point(positions[v]));
         }
+    }
 
-        // Polygons, re-joining the concave faces the importer split when rg.face_order says so.
+    // The mesh's polygons, re-joining the concave faces the importer split when rg.face_order says so.
+    void addPolygons(const Instance &instance, const Transform &transform, std::uint32_t base) {
+        BuildInput &input = mResult.input;
+        const aiMesh &mesh = *instance.mesh;
         const std::vector<OrderEntry> *entries = nullptr;
-        if (orderUsable) {
-            const auto it = faceOrder->find(instance.localIndex);
-            if (it == faceOrder->end()) {
-                orderUsable = false;
+        if (mOrderUsable) {
+            const auto it = mFaceOrder->find(instance.localIndex);
+            if (it == mFaceOrder->end()) {
+                mOrderUsable = false;
             } else {
                 entries = &it->second;
                 std::uint64_t pieces = 0;
                 for (const OrderEntry &e : *entries) pieces += e.pieces;
                 if (pieces != mesh.mNumFaces) {
-                    orderUsable = false;
+                    mOrderUsable = false;
                     entries = nullptr;
                 }
             }
         }
         const std::string version = ModelVersion(instance.node);
-        if ((version == "v2.6" || version == "v2.7") && mesh.mMaterialIndex < v2Material.size())
-            v2Material[mesh.mMaterialIndex] = true;
+        if ((version == "v2.6" || version == "v2.7") && mesh.mMaterialIndex < mV2Material.size())
+            mV2Material[mesh.mMaterialIndex] = true;
         auto addPolygon = [&](std::vector<std::uint32_t> corners) {
             BuildPolygon polygon;
             polygon.material = mesh.mMaterialIndex < input.materials.size() ? mesh.mMaterialIndex : 0;
@@ -510,15 +539,15 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
             for (const OrderEntry &e : *entries) {
                 if (e.pieces == 1) {
                     addPolygon(faceCorners(f));
-                    order.push_back(e.fileFace);
+                    mOrder.push_back(e.fileFace);
                 } else {
                     std::vector<std::uint32_t> joined = JoinPieces(mesh, f, e.pieces);
                     if (joined.empty()) {
-                        rejoinFailed = true;
+                        mRejoinFailed = true;
                         for (unsigned p = 0; p < e.pieces; ++p) addPolygon(faceCorners(f + p));
                     } else {
                         addPolygon(std::move(joined));
-                        order.push_back(e.fileFace);
+                        mOrder.push_back(e.fileFace);
                     }
                 }
                 f += e.pieces;
@@ -527,38 +556,64 @@ RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
             for (unsigned f = 0; f < mesh.mNumFaces; ++f) addPolygon(faceCorners(f));
         }
     }
-    for (std::size_t m = 0; m < input.materials.size(); ++m) {
-        BuildMaterial &material = input.materials[m];
-        if (!v2Material[m] || !material.texRaw) continue;
-        material.texRaw = V2TextureToV5(*material.texRaw); // nullopt: the name or the default decides
-    }
-    if (!input.normals.empty()) input.normals.resize(input.positions.size(), Float3{0, 0, 0});
-    if (!input.uvs.empty()) input.uvs.resize(input.positions.size(), std::array<float, 2>{0, 0});
-    if (rejoinFailed) {
-        result.warnings.push_back(
-            "a face the importer split into triangles could not be re-joined: written as triangles");
-        orderUsable = false;
-    }
-    if (faceOrder && !faceOrder->empty() && !orderUsable)
-        result.warnings.push_back("rg.face_order does not match the meshes (edited or post-processed scene): the "
-                                  "scene's face order is kept");
-    if (orderUsable && order.size() == input.polygons.size()) {
-        input.faceOrder = std::move(order);
-        // The file's vertex numbering, when it was not first use along the faces (only meaningful in file
-        // face order).
-        if (const auto text = MetaText(md, rgkeys::kVertexOrder)) {
-            if (auto vertexOrder = ParseIndexRuns(*text))
-                input.vertexOrder = std::move(*vertexOrder);
-            else
-                result.warnings.push_back("rg.vertex_order is malformed: vertices are numbered in first use");
+
+    // V2 texture values, padding, and what the face order decides: vertex order and Section4.
+    void finish() {
+        BuildInput &input = mResult.input;
+        for (std::size_t m = 0; m < input.materials.size(); ++m) {
+            BuildMaterial &material = input.materials[m];
+            if (!mV2Material[m] || !material.texRaw) continue;
+            material.texRaw = V2TextureToV5(*material.texRaw); // nullopt: the name or the default decides
+        }
+        if (!input.normals.empty()) input.normals.resize(input.positions.size(), Float3{0, 0, 0});
+        if (!input.uvs.empty()) input.uvs.resize(input.positions.size(), std::array<float, 2>{0, 0});
+        if (mRejoinFailed) {
+            mResult.warnings.push_back(
+                "a face the importer split into triangles could not be re-joined: written as triangles");
+            mOrderUsable = false;
+        }
+        if (mFaceOrder && !mFaceOrder->empty() && !mOrderUsable)
+            mResult.warnings.push_back("rg.face_order does not match the meshes (edited or post-processed scene): the "
+                                       "scene's face order is kept");
+        if (mOrderUsable && mOrder.size() == input.polygons.size()) {
+            input.faceOrder = std::move(mOrder);
+            // The file's vertex numbering, when it was not first use along the faces (only meaningful in file
+            // face order).
+            if (const auto text = MetaText(mMd, rgkeys::kVertexOrder)) {
+                if (auto vertexOrder = ParseIndexRuns(*text))
+                    input.vertexOrder = std::move(*vertexOrder);
+                else
+                    mResult.warnings.push_back("rg.vertex_order is malformed: vertices are numbered in first use");
+            }
+        }
+        if (input.faceOrder.empty() && input.section4 && !input.section4->empty()) {
+            // Section4 groups name file faces; without the face order they cannot be mapped.
+            input.section4.reset();
+            mResult.warnings.push_back(
+                "rg.section4 dropped: the face order is unknown; one group of every face is written");
         }
     }
-    if (input.faceOrder.empty() && input.section4 && !input.section4->empty()) {
-        // Section4 groups name file faces; without the face order they cannot be mapped.
-        input.section4.reset();
-        result.warnings.push_back("rg.section4 dropped: the face order is unknown; one group of every face is written");
-    }
-    return result;
+
+    const aiScene &mScene;
+    RedguardSceneInput mResult;
+    std::vector<Instance> mInstances;
+    const aiMetadata *mMd = nullptr; // the model node's metadata (null: none applies)
+    std::optional<std::map<std::uint32_t, std::vector<OrderEntry>>> mFaceOrder;
+    std::optional<std::int32_t> mNumFrames;
+    bool mFrame0Listed = false; // anim mesh 0 is frame 0
+    const aiAnimation *mMorph = nullptr;
+    std::vector<double> mKeyTimes;
+    unsigned mFrameCount = 1;
+    std::vector<bool> mV2Material;
+    bool mOrderUsable = false;
+    std::vector<std::uint32_t> mOrder; // rg.face_order of each polygon
+    bool mRejoinFailed = false;
+};
+
+} // namespace
+
+RedguardSceneInput ExtractRedguardInput(const aiScene &scene) {
+    return InputExtractor(scene).run();
 }
 
 namespace {
