@@ -32,7 +32,8 @@ template <typename Read> void ReadBack(const std::vector<std::uint8_t> &bytes, R
     }
 }
 
-void RobloxMesh(const std::uint8_t *data, std::size_t size) {
+// One function per codec; each fuzz target (GAMEFMT_FUZZ_CODEC) calls one, so the others are unused there.
+[[maybe_unused]] void RobloxMesh(const std::uint8_t *data, std::size_t size) {
     const gamefmt::rbxmesh::RobloxMesh mesh = gamefmt::rbxmesh::ReadRobloxMesh(data, size);
     std::vector<std::uint8_t> written;
     try {
@@ -43,7 +44,7 @@ void RobloxMesh(const std::uint8_t *data, std::size_t size) {
     ReadBack(written, gamefmt::rbxmesh::ReadRobloxMesh);
 }
 
-void RobloxModel(const std::uint8_t *data, std::size_t size) {
+[[maybe_unused]] void RobloxModel(const std::uint8_t *data, std::size_t size) {
     gamefmt::rbx::ReadOptions options;
     options.maxDecompressed = 64u << 20;
     options.maxInstances = 100000;
@@ -74,7 +75,7 @@ void RedguardModel(const std::uint8_t *data, std::size_t size, std::size_t base 
     ReadBack(written, [](const std::uint8_t *d, std::size_t n) { gamefmt::redguard::ReadModel(d, n); });
 }
 
-void RedguardRob(const std::uint8_t *data, std::size_t size) {
+[[maybe_unused]] void RedguardRob(const std::uint8_t *data, std::size_t size) {
     const gamefmt::redguard::RobArchive archive = gamefmt::redguard::ReadRob(data, size);
     for (const gamefmt::redguard::RobSegment &segment : archive.segments) {
         if (!segment.embedded() || segment.payloadOffset > size) continue;

@@ -167,25 +167,10 @@ std::string JoinQuoted(const std::vector<std::string> &names) {
     return out;
 }
 
-} // namespace
-
-SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
-    SlMeshSceneInput out;
-    Warnings warnings(out.warnings, "Second Life mesh export: ");
-    if (scene.mRootNode == nullptr) Fail("the scene has no root node");
-    const Mat4 frame = SceneIsZUp(scene) ? Mat4() : YUpToZUp();
-    const std::vector<Instance> instances = WalkScene(scene, frame, warnings);
-
-    slmesh::BuildInput &input = out.input;
-    for (unsigned m = 0; m < scene.mNumMaterials; ++m) {
-        aiString name;
-        if (scene.mMaterials[m] != nullptr && scene.mMaterials[m]->Get(AI_MATKEY_NAME, name) == AI_SUCCESS)
-            input.materialNames.push_back(name.C_Str());
-        else
-            input.materialNames.emplace_back();
-    }
-
-    // Joints: canonical names in order of first appearance; every unknown name is reported at once.
+// Joints: canonical names in order of first appearance, with their inverse bind matrices; every unknown name
+// is reported at once. Returns canonical name -> joint index.
+std::unordered_map<std::string, std::uint32_t> CollectJoints(const std::vector<Instance> &instances,
+                                                             slmesh::BuildInput &input, Warnings &warnings) {
     std::unordered_map<std::string, std::uint32_t> jointIndex;
     std::vector<bool> bindSet;
     std::vector<std::string> unknown;
@@ -231,79 +216,76 @@ SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
              "(hip, abdomen, chest, neck, head, lShldr, rShldr, lForeArm, lHand, lThigh, lShin, lFoot ...), or "
              "remove its weights");
     }
+    return jointIndex;
+}
 
-    // Faces per (level, material) and the physics faces per material.
-    std::array<std::map<unsigned, FaceAccumulator>, 4> levels;
-    std::map<unsigned, FaceAccumulator> physics;
-    std::size_t skippedPrimitives = 0;
-    for (const Instance &instance : instances) {
-        if (instance.role == Role::NotRender) continue;
-        const aiMesh &mesh = *instance.mesh;
-        if (mesh.mNumVertices == 0 || mesh.mVertices == nullptr) continue;
-        const bool isPhysics = instance.role == Role::PhysicsMesh;
-        FaceAccumulator &acc = isPhysics ? physics[mesh.mMaterialIndex]
-                                         : levels[static_cast<std::size_t>(instance.level)][mesh.mMaterialIndex];
-        acc.face.materialIndex = mesh.mMaterialIndex;
-        const NormalMatrix normalMatrix(instance.global);
-        const std::size_t base = acc.face.positions.size() / 3;
-        if (base + mesh.mNumVertices > std::numeric_limits<std::uint32_t>::max())
-            Fail("a material holds more than 2^32 vertices");
-
-        bool hasTriangles = false;
-        for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-            const aiFace &face = mesh.mFaces[f];
-            if (face.mNumIndices != 3) {
-                ++skippedPrimitives;
-                continue;
-            }
-            const unsigned a = face.mIndices[0], b = face.mIndices[1], c = face.mIndices[2];
-            if (a >= mesh.mNumVertices || b >= mesh.mNumVertices || c >= mesh.mNumVertices) continue;
-            hasTriangles = true;
-            // A mirroring transform flips the winding; swapping two corners keeps the faces front-facing.
-            const unsigned second = normalMatrix.mirrored ? c : b, third = normalMatrix.mirrored ? b : c;
-            acc.face.indices.insert(acc.face.indices.end(),
-                                    {static_cast<std::uint32_t>(base + a), static_cast<std::uint32_t>(base + second),
-                                     static_cast<std::uint32_t>(base + third)});
+// The mesh's triangles appended to `acc` (indices from `base`; a mirroring transform swaps two corners so the
+// faces stay front-facing). False when it has none; points and lines are counted in `skipped`.
+bool AppendTriangles(const aiMesh &mesh, bool mirrored, std::size_t base, FaceAccumulator &acc, std::size_t &skipped) {
+    bool hasTriangles = false;
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+        const aiFace &face = mesh.mFaces[f];
+        if (face.mNumIndices != 3) {
+            ++skipped;
+            continue;
         }
-        if (!hasTriangles) continue;
+        const unsigned a = face.mIndices[0], b = face.mIndices[1], c = face.mIndices[2];
+        if (a >= mesh.mNumVertices || b >= mesh.mNumVertices || c >= mesh.mNumVertices) continue;
+        hasTriangles = true;
+        // A mirroring transform flips the winding; swapping two corners keeps the faces front-facing.
+        const unsigned second = mirrored ? c : b, third = mirrored ? b : c;
+        acc.face.indices.insert(acc.face.indices.end(),
+                                {static_cast<std::uint32_t>(base + a), static_cast<std::uint32_t>(base + second),
+                                 static_cast<std::uint32_t>(base + third)});
+    }
+    return hasTriangles;
+}
 
-        const bool normals = !isPhysics && mesh.mNormals != nullptr;
-        const bool uvs = !isPhysics && mesh.mTextureCoords[0] != nullptr;
-        if (normals && !acc.anyNormals && base > 0) acc.face.normals.assign(3 * base, 0.0f);
-        if (uvs && !acc.anyTexCoords && base > 0) acc.face.texCoords.assign(2 * base, 0.0f);
-        acc.anyNormals = acc.anyNormals || normals;
-        acc.anyTexCoords = acc.anyTexCoords || uvs;
-        for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
-            const aiVector3D &p = mesh.mVertices[v];
-            const Vec3 q = instance.global.TransformPoint(Vec3(p.x, p.y, p.z));
-            acc.face.positions.insert(acc.face.positions.end(), {q.x, q.y, q.z});
-            if (acc.anyNormals) {
-                const Vec3 n = normals ? normalMatrix.Apply(mesh.mNormals[v]) : Vec3();
-                acc.face.normals.insert(acc.face.normals.end(), {n.x, n.y, n.z});
-            }
-            if (acc.anyTexCoords) {
-                const aiVector3D t = uvs ? mesh.mTextureCoords[0][v] : aiVector3D();
-                acc.face.texCoords.insert(acc.face.texCoords.end(), {t.x, t.y});
-            }
+// The mesh's vertices in world space, with normals and UVs when the face carries them (physics faces do not).
+void AppendVertices(const Instance &instance, const NormalMatrix &normalMatrix, bool isPhysics, std::size_t base,
+                    FaceAccumulator &acc) {
+    const aiMesh &mesh = *instance.mesh;
+    const bool normals = !isPhysics && mesh.mNormals != nullptr;
+    const bool uvs = !isPhysics && mesh.mTextureCoords[0] != nullptr;
+    if (normals && !acc.anyNormals && base > 0) acc.face.normals.assign(3 * base, 0.0f);
+    if (uvs && !acc.anyTexCoords && base > 0) acc.face.texCoords.assign(2 * base, 0.0f);
+    acc.anyNormals = acc.anyNormals || normals;
+    acc.anyTexCoords = acc.anyTexCoords || uvs;
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+        const aiVector3D &p = mesh.mVertices[v];
+        const Vec3 q = instance.global.TransformPoint(Vec3(p.x, p.y, p.z));
+        acc.face.positions.insert(acc.face.positions.end(), {q.x, q.y, q.z});
+        if (acc.anyNormals) {
+            const Vec3 n = normals ? normalMatrix.Apply(mesh.mNormals[v]) : Vec3();
+            acc.face.normals.insert(acc.face.normals.end(), {n.x, n.y, n.z});
         }
-
-        if (isPhysics || mesh.mNumBones == 0) continue;
-        acc.influences.resize(base + mesh.mNumVertices);
-        for (unsigned b = 0; b < mesh.mNumBones; ++b) {
-            const aiBone *bone = mesh.mBones[b];
-            if (bone == nullptr) continue;
-            const std::uint32_t joint = jointIndex.at(*slmesh::CanonicalJointName(bone->mName.C_Str()));
-            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                const aiVertexWeight &weight = bone->mWeights[w];
-                if (weight.mVertexId >= mesh.mNumVertices) continue;
-                acc.influences[base + weight.mVertexId].emplace_back(joint, weight.mWeight);
-            }
+        if (acc.anyTexCoords) {
+            const aiVector3D t = uvs ? mesh.mTextureCoords[0][v] : aiVector3D();
+            acc.face.texCoords.insert(acc.face.texCoords.end(), {t.x, t.y});
         }
     }
-    if (skippedPrimitives > 0)
-        warnings.Add(std::to_string(skippedPrimitives) +
-                     " points and lines skipped: Second Life meshes hold triangles");
+}
 
+// The mesh's bone weights as (joint, weight) influences of its vertices.
+void AppendInfluences(const aiMesh &mesh, const std::unordered_map<std::string, std::uint32_t> &jointIndex,
+                      std::size_t base, FaceAccumulator &acc) {
+    acc.influences.resize(base + mesh.mNumVertices);
+    for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+        const aiBone *bone = mesh.mBones[b];
+        if (bone == nullptr) continue;
+        const std::uint32_t joint = jointIndex.at(*slmesh::CanonicalJointName(bone->mName.C_Str()));
+        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+            const aiVertexWeight &weight = bone->mWeights[w];
+            if (weight.mVertexId >= mesh.mNumVertices) continue;
+            acc.influences[base + weight.mVertexId].emplace_back(joint, weight.mWeight);
+        }
+    }
+}
+
+// The accumulated faces into the input's levels and physics mesh; without a high level, the highest level
+// present becomes it.
+void AssignLevels(std::array<std::map<unsigned, FaceAccumulator>, 4> &levels,
+                  std::map<unsigned, FaceAccumulator> &physics, slmesh::BuildInput &input, Warnings &warnings) {
     for (int l = slmesh::kLowestLod; l <= slmesh::kHighLod; ++l)
         for (auto &entry : levels[static_cast<std::size_t>(l)]) {
             if (!entry.second.face.indices.empty()) {
@@ -325,6 +307,51 @@ SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
             }
     }
     if (input.lods[slmesh::kHighLod].empty()) Fail("nothing to export: the scene has no triangles");
+}
+
+} // namespace
+
+SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
+    SlMeshSceneInput out;
+    Warnings warnings(out.warnings, "Second Life mesh export: ");
+    if (scene.mRootNode == nullptr) Fail("the scene has no root node");
+    const Mat4 frame = SceneIsZUp(scene) ? Mat4() : YUpToZUp();
+    const std::vector<Instance> instances = WalkScene(scene, frame, warnings);
+
+    slmesh::BuildInput &input = out.input;
+    for (unsigned m = 0; m < scene.mNumMaterials; ++m) {
+        aiString name;
+        if (scene.mMaterials[m] != nullptr && scene.mMaterials[m]->Get(AI_MATKEY_NAME, name) == AI_SUCCESS)
+            input.materialNames.push_back(name.C_Str());
+        else
+            input.materialNames.emplace_back();
+    }
+    const std::unordered_map<std::string, std::uint32_t> jointIndex = CollectJoints(instances, input, warnings);
+
+    // Faces per (level, material) and the physics faces per material.
+    std::array<std::map<unsigned, FaceAccumulator>, 4> levels;
+    std::map<unsigned, FaceAccumulator> physics;
+    std::size_t skippedPrimitives = 0;
+    for (const Instance &instance : instances) {
+        if (instance.role == Role::NotRender) continue;
+        const aiMesh &mesh = *instance.mesh;
+        if (mesh.mNumVertices == 0 || mesh.mVertices == nullptr) continue;
+        const bool isPhysics = instance.role == Role::PhysicsMesh;
+        FaceAccumulator &acc = isPhysics ? physics[mesh.mMaterialIndex]
+                                         : levels[static_cast<std::size_t>(instance.level)][mesh.mMaterialIndex];
+        acc.face.materialIndex = mesh.mMaterialIndex;
+        const NormalMatrix normalMatrix(instance.global);
+        const std::size_t base = acc.face.positions.size() / 3;
+        if (base + mesh.mNumVertices > std::numeric_limits<std::uint32_t>::max())
+            Fail("a material holds more than 2^32 vertices");
+        if (!AppendTriangles(mesh, normalMatrix.mirrored, base, acc, skippedPrimitives)) continue;
+        AppendVertices(instance, normalMatrix, isPhysics, base, acc);
+        if (!isPhysics && mesh.mNumBones != 0) AppendInfluences(mesh, jointIndex, base, acc);
+    }
+    if (skippedPrimitives > 0)
+        warnings.Add(std::to_string(skippedPrimitives) +
+                     " points and lines skipped: Second Life meshes hold triangles");
+    AssignLevels(levels, physics, input, warnings);
     return out;
 }
 
