@@ -139,25 +139,8 @@ void WriteMaterialName(JsonWriter &json, const aiScene &scene, unsigned index) {
         json.Null();
 }
 
-void WriteLists(JsonWriter &json, const InfoInput &input) {
-    const aiScene &scene = *input.scene;
-    json.Key("metadata");
-    if (scene.mMetaData != nullptr)
-        WriteMetadata(json, *scene.mMetaData, 0);
-    else
-        json.Null();
-
-    const auto classes = RobloxClassCounts(scene);
-    if (!classes.empty()) {
-        json.Key("robloxClasses");
-        json.BeginObject();
-        for (const auto &[name, count] : classes) {
-            json.Key(name);
-            json.UInt(count);
-        }
-        json.EndObject();
-    }
-
+// "materials": index and name of each.
+void WriteMaterialList(JsonWriter &json, const aiScene &scene) {
     json.Key("materials");
     json.BeginArray();
     for (unsigned i = 0; i < scene.mNumMaterials; ++i) {
@@ -169,7 +152,10 @@ void WriteLists(JsonWriter &json, const InfoInput &input) {
         json.EndObject();
     }
     json.EndArray();
+}
 
+// "textures": embedded textures, compressed (bytes) or raw (width × height).
+void WriteTextureList(JsonWriter &json, const aiScene &scene) {
     json.Key("textures");
     json.BeginArray();
     for (unsigned i = 0; i < scene.mNumTextures; ++i) {
@@ -195,7 +181,10 @@ void WriteLists(JsonWriter &json, const InfoInput &input) {
         json.EndObject();
     }
     json.EndArray();
+}
 
+// "meshes": counts, material and primitive types of each.
+void WriteMeshList(JsonWriter &json, const aiScene &scene) {
     json.Key("meshes");
     json.BeginArray();
     for (unsigned i = 0; i < scene.mNumMeshes; ++i) {
@@ -223,7 +212,10 @@ void WriteLists(JsonWriter &json, const InfoInput &input) {
         json.EndObject();
     }
     json.EndArray();
+}
 
+// "animations": duration, rate and channel counts of each.
+void WriteAnimationList(JsonWriter &json, const aiScene &scene) {
     json.Key("animations");
     json.BeginArray();
     for (unsigned i = 0; i < scene.mNumAnimations; ++i) {
@@ -247,7 +239,11 @@ void WriteLists(JsonWriter &json, const InfoInput &input) {
         json.EndObject();
     }
     json.EndArray();
+}
 
+// "nodes": the tree in pre-order; with --verbose also transforms and node metadata.
+void WriteNodeList(JsonWriter &json, const InfoInput &input) {
+    const aiScene &scene = *input.scene;
     json.Key("nodes");
     json.BeginArray();
     ForEachNode(scene, [&](const aiNode &node, std::uint64_t index, std::int64_t parent, std::uint64_t depth,
@@ -285,6 +281,32 @@ void WriteLists(JsonWriter &json, const InfoInput &input) {
         json.EndObject();
     });
     json.EndArray();
+}
+
+void WriteLists(JsonWriter &json, const InfoInput &input) {
+    const aiScene &scene = *input.scene;
+    json.Key("metadata");
+    if (scene.mMetaData != nullptr)
+        WriteMetadata(json, *scene.mMetaData, 0);
+    else
+        json.Null();
+
+    const auto classes = RobloxClassCounts(scene);
+    if (!classes.empty()) {
+        json.Key("robloxClasses");
+        json.BeginObject();
+        for (const auto &[name, count] : classes) {
+            json.Key(name);
+            json.UInt(count);
+        }
+        json.EndObject();
+    }
+
+    WriteMaterialList(json, scene);
+    WriteTextureList(json, scene);
+    WriteMeshList(json, scene);
+    WriteAnimationList(json, scene);
+    WriteNodeList(json, input);
 }
 
 } // namespace

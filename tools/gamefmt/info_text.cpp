@@ -184,22 +184,8 @@ void WriteCounts(const InfoInput &input, const SceneStats &stats, std::ostream &
         out << (input.stepsApplied ? DescribeSteps(input.stepsApplied) : "none (raw)") << '\n';
 }
 
-void WriteDetails(const InfoInput &input, std::ostream &out) {
-    const aiScene &scene = *input.scene;
-    if (scene.mMetaData != nullptr && scene.mMetaData->mNumProperties > 0) {
-        out << "\nMetadata:\n";
-        WriteMetadata(out, *scene.mMetaData, "    ", 0, input.verbose);
-    }
-    const auto classes = RobloxClassCounts(scene);
-    if (!classes.empty()) {
-        out << "\nRoblox classes:\n";
-        for (const auto &[name, count] : classes)
-            out << "    " << count << ' ' << Printable(name.data(), name.size(), false) << '\n';
-    }
-    if (scene.mNumMaterials > 0) {
-        out << "\nNamed Materials:\n";
-        for (unsigned i = 0; i < scene.mNumMaterials; ++i) out << "    " << i << ' ' << MaterialName(scene, i) << '\n';
-    }
+// "Embedded textures": compressed (format hint, bytes) or raw (texels), with file names.
+void WriteTextures(const aiScene &scene, std::ostream &out) {
     if (scene.mNumTextures > 0) {
         out << "\nEmbedded textures:\n";
         for (unsigned i = 0; i < scene.mNumTextures; ++i) {
@@ -217,6 +203,10 @@ void WriteDetails(const InfoInput &input, std::ostream &out) {
             out << '\n';
         }
     }
+}
+
+// "Meshes", "Animations", "Cameras", "Lights": one line each.
+void WriteSceneLists(const aiScene &scene, std::ostream &out) {
     if (scene.mNumMeshes > 0) {
         out << "\nMeshes:\n";
         for (unsigned i = 0; i < scene.mNumMeshes; ++i) {
@@ -251,7 +241,11 @@ void WriteDetails(const InfoInput &input, std::ostream &out) {
             if (scene.mLights[i] != nullptr)
                 out << "    " << i << " '" << Printable(scene.mLights[i]->mName, false) << "'\n";
     }
+}
 
+// "Node hierarchy": the tree, indented; with --verbose also transforms and node metadata.
+void WriteNodeTree(const InfoInput &input, std::ostream &out) {
+    const aiScene &scene = *input.scene;
     out << "\nNode hierarchy:\n";
     ForEachNode(scene, [&](const aiNode &node, std::uint64_t, std::int64_t, std::uint64_t depth, const aiMatrix4x4 &) {
         const std::string indent(2 * static_cast<std::size_t>(std::min(depth, kIndentLimit)), ' ');
@@ -275,6 +269,27 @@ void WriteDetails(const InfoInput &input, std::ostream &out) {
         }
         if (node.mMetaData != nullptr) WriteMetadata(out, *node.mMetaData, indent + "  - ", 0, true);
     });
+}
+
+void WriteDetails(const InfoInput &input, std::ostream &out) {
+    const aiScene &scene = *input.scene;
+    if (scene.mMetaData != nullptr && scene.mMetaData->mNumProperties > 0) {
+        out << "\nMetadata:\n";
+        WriteMetadata(out, *scene.mMetaData, "    ", 0, input.verbose);
+    }
+    const auto classes = RobloxClassCounts(scene);
+    if (!classes.empty()) {
+        out << "\nRoblox classes:\n";
+        for (const auto &[name, count] : classes)
+            out << "    " << count << ' ' << Printable(name.data(), name.size(), false) << '\n';
+    }
+    if (scene.mNumMaterials > 0) {
+        out << "\nNamed Materials:\n";
+        for (unsigned i = 0; i < scene.mNumMaterials; ++i) out << "    " << i << ' ' << MaterialName(scene, i) << '\n';
+    }
+    WriteTextures(scene, out);
+    WriteSceneLists(scene, out);
+    WriteNodeTree(input, out);
 }
 
 } // namespace
