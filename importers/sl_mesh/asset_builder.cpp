@@ -617,83 +617,133 @@ std::optional<Lod> BuildPhysicsMesh(const std::vector<BuildFace> &input, const N
 
 } // namespace
 
-BuildResult BuildAsset(const BuildInput &input, const BuildOptions &options) {
-    BuildResult result;
-    const bool rigged = !input.jointNames.empty();
-    const std::size_t jointCount = input.jointNames.size();
-    if (jointCount > kMaxRenderedJoints)
-        Fail("the rig uses " + std::to_string(jointCount) +
-             " joints; Second Life renders at most 110 per mesh: remove weights from unused bones or split the mesh");
-    if (input.jointInverseBind.size() != jointCount)
-        Fail("the rig has " + std::to_string(jointCount) + " joints but " +
-             std::to_string(input.jointInverseBind.size()) + " inverse bind matrices");
-    const std::size_t maxVertices =
-        std::max<std::size_t>(3, std::min<std::size_t>(options.maxFaceVertices, kHardVertexLimit));
+namespace {
 
-    // Which levels the caller gave; the others are generated or copied from the next higher given level.
-    bool lowerGiven = false;
-    for (int l = kLowestLod; l < kHighLod; ++l) lowerGiven = lowerGiven || !input.lods[l].empty();
-    std::array<const std::vector<BuildFace> *, 4> source{};
-    source[kHighLod] = &input.lods[kHighLod];
-    for (int l = kHighLod - 1; l >= kLowestLod; --l)
-        source[l] = !input.lods[l].empty() ? &input.lods[l] : source[l + 1];
-    const bool generate = !lowerGiven && options.generateLods;
+// One slot of the asset's faces: a material and which part of its split face.
+struct Slot {
+    unsigned material;
+    std::size_t part;
+};
 
-    std::array<std::map<unsigned, std::vector<WorkFace>>, 4> grouped;
-    std::size_t degenerate = 0;
-    for (int l = kHighLod; l >= kLowestLod; --l) {
-        if (l < kHighLod && (generate || source[l] == source[l + 1])) {
-            if (!generate) grouped[l] = grouped[l + 1];
-            continue;
-        }
-        grouped[l] = GroupLevel(*source[l], LodKey(l), jointCount, rigged, maxVertices, degenerate);
+// BuildAsset's steps: group each level's faces by material (split past the vertex limit), lay out the face
+// slots, then build one asset (or one per submodel) from them.
+class AssetAssembler {
+public:
+    AssetAssembler(const BuildInput &input, const BuildOptions &options) : mIn(input), mOptions(options) {}
+
+    BuildResult run() {
+        mRigged = !mIn.jointNames.empty();
+        mJointCount = mIn.jointNames.size();
+        if (mJointCount > kMaxRenderedJoints)
+            Fail("the rig uses " + std::to_string(mJointCount) +
+                 " joints; Second Life renders at most 110 per mesh: remove weights from unused bones or split the "
+                 "mesh");
+        if (mIn.jointInverseBind.size() != mJointCount)
+            Fail("the rig has " + std::to_string(mJointCount) + " joints but " +
+                 std::to_string(mIn.jointInverseBind.size()) + " inverse bind matrices");
+        mMaxVertices = std::max<std::size_t>(3, std::min<std::size_t>(mOptions.maxFaceVertices, kHardVertexLimit));
+        groupLevels();
+        layOutSlots();
+        const std::size_t assetCount = (mSlots.size() + kMaxFaces - 1) / kMaxFaces;
+        for (std::size_t a = 0; a < assetCount; ++a) buildAsset(a);
+        return std::move(mResult);
     }
-    if (grouped[kHighLod].empty()) Fail("nothing to export: the scene has no triangles");
-    if (degenerate > 0)
-        result.warnings.push_back(std::to_string(degenerate) +
-                                  " triangles that repeat a vertex were dropped (the uploader rejects them)");
+
+private:
+    // Which levels the caller gave; the others are generated or copied from the next higher given level.
+    void groupLevels() {
+        const BuildInput &input = mIn;
+        const BuildOptions &options = mOptions;
+        bool lowerGiven = false;
+        for (int l = kLowestLod; l < kHighLod; ++l) lowerGiven = lowerGiven || !input.lods[l].empty();
+        std::array<const std::vector<BuildFace> *, 4> source{};
+        source[kHighLod] = &input.lods[kHighLod];
+        for (int l = kHighLod - 1; l >= kLowestLod; --l)
+            source[l] = !input.lods[l].empty() ? &input.lods[l] : source[l + 1];
+        mGenerate = !lowerGiven && options.generateLods;
+        const bool generate = mGenerate;
+
+        auto &grouped = mGrouped;
+        std::size_t degenerate = 0;
+        for (int l = kHighLod; l >= kLowestLod; --l) {
+            if (l < kHighLod && (generate || source[l] == source[l + 1])) {
+                if (!generate) grouped[l] = grouped[l + 1];
+                continue;
+            }
+            grouped[l] = GroupLevel(*source[l], LodKey(l), mJointCount, mRigged, mMaxVertices, degenerate);
+        }
+        if (grouped[kHighLod].empty()) Fail("nothing to export: the scene has no triangles");
+        if (degenerate > 0)
+            mResult.warnings.push_back(std::to_string(degenerate) +
+                                       " triangles that repeat a vertex were dropped (the uploader rejects them)");
+    }
 
     // Faces: per material ascending, as many as the level with the most parts needs (§13.2, §13.3).
-    struct Slot {
-        unsigned material;
-        std::size_t part;
-    };
-    std::map<unsigned, std::size_t> partsPerMaterial;
-    for (int l = kLowestLod; l <= kHighLod; ++l)
-        for (const auto &entry : grouped[l])
-            partsPerMaterial[entry.first] = std::max(partsPerMaterial[entry.first], entry.second.size());
-    std::vector<Slot> slots;
-    for (const auto &entry : partsPerMaterial)
-        for (std::size_t p = 0; p < entry.second; ++p) slots.push_back({entry.first, p});
-    if (slots.size() > kMaxFaces && !options.submodels) {
-        const std::string count = partsPerMaterial.size() > kMaxFaces
-                                      ? std::to_string(partsPerMaterial.size())
-                                      : std::to_string(slots.size()) + " faces after splitting faces over " +
-                                            std::to_string(maxVertices) + " vertices";
-        Fail("more than 8 materials (" + count +
-             "): merge materials or export with GAMEFMT_SLMESH_SUBMODELS=1 (--sl-submodels)");
+    void layOutSlots() {
+        std::map<unsigned, std::size_t> partsPerMaterial;
+        for (int l = kLowestLod; l <= kHighLod; ++l)
+            for (const auto &entry : mGrouped[l])
+                partsPerMaterial[entry.first] = std::max(partsPerMaterial[entry.first], entry.second.size());
+        for (const auto &entry : partsPerMaterial)
+            for (std::size_t p = 0; p < entry.second; ++p) mSlots.push_back({entry.first, p});
+        if (mSlots.size() > kMaxFaces && !mOptions.submodels) {
+            const std::string count = partsPerMaterial.size() > kMaxFaces
+                                          ? std::to_string(partsPerMaterial.size())
+                                          : std::to_string(mSlots.size()) + " faces after splitting faces over " +
+                                                std::to_string(mMaxVertices) + " vertices";
+            Fail("more than 8 materials (" + count +
+                 "): merge materials or export with GAMEFMT_SLMESH_SUBMODELS=1 (--sl-submodels)");
+        }
     }
 
-    const auto faceAt = [&](int level, const Slot &slot, const WorkFace &like) {
-        const auto found = grouped[level].find(slot.material);
-        if (found != grouped[level].end() && slot.part < found->second.size()) return found->second[slot.part];
+    // The face of `slot` in `level`, or an empty face like `like` when the level has none there.
+    WorkFace faceAt(int level, const Slot &slot, const WorkFace &like) const {
+        const auto found = mGrouped[level].find(slot.material);
+        if (found != mGrouped[level].end() && slot.part < found->second.size()) return found->second[slot.part];
         WorkFace empty = EmptyLike(like);
         empty.material = slot.material;
         return empty;
-    };
+    }
 
-    const std::size_t assetCount = (slots.size() + kMaxFaces - 1) / kMaxFaces;
-    for (std::size_t a = 0; a < assetCount; ++a) {
+    // Lower levels simplified from the high level by the LOD ratios.
+    void generateLevels(std::array<std::vector<WorkFace>, 4> &levels) const {
+        for (int l = kHighLod - 1; l >= kLowestLod; --l) {
+            const float ratio = mOptions.lodRatios[static_cast<std::size_t>(kHighLod - 1 - l)];
+            if (!(ratio > 0.0f && ratio <= 1.0f))
+                Fail("LOD ratio " + std::to_string(ratio) + " is not a fraction between 0 and 1");
+            for (std::size_t s = 0; s < levels[kHighLod].size(); ++s) {
+                const WorkFace &high = levels[kHighLod][s];
+                std::size_t target = static_cast<std::size_t>(
+                    std::floor(static_cast<double>(high.indices.size()) * static_cast<double>(ratio)));
+                target = std::max<std::size_t>(3, target - target % 3);
+                levels[l].push_back(SimplifyFace(high, levels[l + 1][s], target));
+            }
+        }
+    }
+
+    // The skin: joints, inverse binds and the bind shape matrix that undoes the normalisation.
+    Skin makeSkin(const Normalization &norm) const {
+        Skin skin;
+        skin.jointNames = mIn.jointNames;
+        for (const Mat4 &m : mIn.jointInverseBind) skin.inverseBind.push_back(ToMatrix16(m));
+        Mat4 bindShape = Mat4::FromScale(Vec3(norm.extent[0], norm.extent[1], norm.extent[2]));
+        for (int k = 0; k < 3; ++k) bindShape.m[k][3] = norm.centre[k];
+        skin.bindShape = ToMatrix16(bindShape);
+        return skin;
+    }
+
+    // Asset `a` (submodel a when there are more than 8 face slots).
+    void buildAsset(std::size_t a) {
         const std::size_t first = a * kMaxFaces;
-        const std::size_t last = std::min(slots.size(), first + kMaxFaces);
+        const std::size_t last = std::min(mSlots.size(), first + kMaxFaces);
         WorkFace blank;
-        blank.hasWeights = rigged;
+        blank.hasWeights = mRigged;
 
         // levels[l][s]: the face of slot first + s in level l.
         std::array<std::vector<WorkFace>, 4> levels;
         for (int l = kLowestLod; l <= kHighLod; ++l)
-            if (!generate || l == kHighLod)
-                for (std::size_t s = first; s < last; ++s) levels[l].push_back(faceAt(l, slots[s], blank));
+            if (!mGenerate || l == kHighLod)
+                for (std::size_t s = first; s < last; ++s) levels[l].push_back(faceAt(l, mSlots[s], blank));
 
         std::vector<const WorkFace *> highFaces;
         for (const WorkFace &face : levels[kHighLod]) highFaces.push_back(&face);
@@ -701,58 +751,52 @@ BuildResult BuildAsset(const BuildInput &input, const BuildOptions &options) {
         for (int l = kLowestLod; l <= kHighLod; ++l)
             for (WorkFace &face : levels[l]) Normalize(face, norm);
 
-        if (generate) {
-            for (int l = kHighLod - 1; l >= kLowestLod; --l) {
-                const float ratio = options.lodRatios[static_cast<std::size_t>(kHighLod - 1 - l)];
-                if (!(ratio > 0.0f && ratio <= 1.0f))
-                    Fail("LOD ratio " + std::to_string(ratio) + " is not a fraction between 0 and 1");
-                for (std::size_t s = 0; s < levels[kHighLod].size(); ++s) {
-                    const WorkFace &high = levels[kHighLod][s];
-                    std::size_t target = static_cast<std::size_t>(
-                        std::floor(static_cast<double>(high.indices.size()) * static_cast<double>(ratio)));
-                    target = std::max<std::size_t>(3, target - target % 3);
-                    levels[l].push_back(SimplifyFace(high, levels[l + 1][s], target));
-                }
-            }
-        }
+        if (mGenerate) generateLevels(levels);
 
         std::optional<Real3> normalizedScale;
-        if (!rigged && !norm.unitScale())
+        if (!mRigged && !norm.unitScale())
             normalizedScale =
                 Real3{FloatWidened(norm.extent[0]), FloatWidened(norm.extent[1]), FloatWidened(norm.extent[2])};
 
         SLMeshAsset asset;
         for (int l = kLowestLod; l <= kHighLod; ++l) asset.lods[l] = QuantizeLevel(levels[l], normalizedScale);
 
-        if (rigged) {
-            Skin skin;
-            skin.jointNames = input.jointNames;
-            for (const Mat4 &m : input.jointInverseBind) skin.inverseBind.push_back(ToMatrix16(m));
-            Mat4 bindShape = Mat4::FromScale(Vec3(norm.extent[0], norm.extent[1], norm.extent[2]));
-            for (int k = 0; k < 3; ++k) bindShape.m[k][3] = norm.centre[k];
-            skin.bindShape = ToMatrix16(bindShape);
-            asset.skin = std::move(skin);
-        }
+        if (mRigged) asset.skin = makeSkin(norm);
 
         std::vector<const WorkFace *> lowestFaces;
         for (const WorkFace &face : levels[kLowestLod]) lowestFaces.push_back(&face);
-        asset.physicsConvex = BuildPhysicsConvex(highFaces, lowestFaces, result.warnings);
+        asset.physicsConvex = BuildPhysicsConvex(highFaces, lowestFaces, mResult.warnings);
 
         if (a == 0)
             asset.physicsMesh =
-                BuildPhysicsMesh(input.physicsMesh, norm, normalizedScale, maxVertices, result.warnings);
+                BuildPhysicsMesh(mIn.physicsMesh, norm, normalizedScale, mMaxVertices, mResult.warnings);
         if (a > 0) asset.submodelId = static_cast<std::int32_t>(a);
-        if (options.materialList) {
+        if (mOptions.materialList) {
             std::vector<std::string> names;
             for (std::size_t s = first; s < last; ++s) {
-                const unsigned m = slots[s].material;
-                names.push_back(m < input.materialNames.size() ? input.materialNames[m] : std::string());
+                const unsigned m = mSlots[s].material;
+                names.push_back(m < mIn.materialNames.size() ? mIn.materialNames[m] : std::string());
             }
             asset.materialList = std::move(names);
         }
-        result.assets.push_back(std::move(asset));
+        mResult.assets.push_back(std::move(asset));
     }
-    return result;
+
+    const BuildInput &mIn;
+    const BuildOptions &mOptions;
+    BuildResult mResult;
+    bool mRigged = false;
+    std::size_t mJointCount = 0;
+    std::size_t mMaxVertices = 3;
+    bool mGenerate = false;
+    std::array<std::map<unsigned, std::vector<WorkFace>>, 4> mGrouped;
+    std::vector<Slot> mSlots;
+};
+
+} // namespace
+
+BuildResult BuildAsset(const BuildInput &input, const BuildOptions &options) {
+    return AssetAssembler(input, options).run();
 }
 
 } // namespace gamefmt::slmesh
