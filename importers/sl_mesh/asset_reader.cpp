@@ -100,6 +100,10 @@ private:
     std::optional<LLSD> loadBlock(const PendingBlock &block, std::string &reason);
     std::optional<Lod> decodeLod(const LLSD &value, std::string &reason);
     Face decodeFace(const std::string &where, const LLSD &value);
+    void decodeVertexAttribute(const std::string &where, const std::string &key, const LLSD &v, std::size_t n,
+                               Face &face);
+    void decodeTriangles(const std::string &where, const LLSD &v, std::size_t n, Face &face);
+    void decodeWeights(const std::string &where, const LLSD &v, std::size_t n, Face &face);
     std::optional<Skin> decodeSkin(const LLSD &value, std::string &reason);
     std::optional<PhysicsConvex> decodeConvex(const LLSD &value, std::string &reason);
     void checkJoints();
@@ -268,6 +272,82 @@ std::optional<LLSD> AssetReader::loadBlock(const PendingBlock &block, std::strin
     }
 }
 
+// Normal (3 u16 per vertex) or TexCoord0 (2 u16): dropped with a warning when not binary or too short.
+void AssetReader::decodeVertexAttribute(const std::string &where, const std::string &key, const LLSD &v, std::size_t n,
+                                        Face &face) {
+    const std::size_t per = key == "Normal" ? 6 : 4;
+    if (!v.isBinary()) {
+        Warn(mAsset, where + ": " + key + " is " + TypeName(v) + ", not binary; dropped");
+        return;
+    }
+    if (v.binary().size() < n * per) {
+        Warn(mAsset, where + ": " + key + " holds " + to_string(v.binary().size() / per) + " of " + to_string(n) +
+                         " vertices; dropped");
+        return;
+    }
+    if (v.binary().size() > n * per)
+        Warn(mAsset,
+             where + ": " + key + " is longer than the " + Plural(n, "vertex", "vertices") + "; the rest ignored");
+    if (per == 6) {
+        face.normals = U16s(v.binary(), n * 3);
+        face.hasNormals = true;
+    } else {
+        face.texCoords = U16s(v.binary(), n * 2);
+        face.hasTexCoords = true;
+    }
+}
+
+// TriangleList: u16 index triples; a partial triple is trimmed and triangles that index past the vertices
+// are dropped, with warnings.
+void AssetReader::decodeTriangles(const std::string &where, const LLSD &v, std::size_t n, Face &face) {
+    if (!v.isBinary()) {
+        Warn(mAsset, where + ": TriangleList is " + TypeName(v) + ", not binary; no triangles");
+        return;
+    }
+    const std::vector<std::uint8_t> &bytes = v.binary();
+    std::size_t count = bytes.size() / 2;
+    if (bytes.size() % 2 != 0) Warn(mAsset, where + ": TriangleList has an odd byte length; trimmed");
+    if (count % 3 != 0) {
+        Warn(mAsset,
+             where + ": TriangleList holds " + Plural(count, "index", "indices") + ", not whole triangles; trimmed");
+        count -= count % 3;
+    }
+    face.indices.reserve(count);
+    std::size_t dropped = 0;
+    for (std::size_t t = 0; t < count; t += 3) {
+        const std::uint16_t a = LoadU16(bytes.data() + 2 * t);
+        const std::uint16_t b = LoadU16(bytes.data() + 2 * t + 2);
+        const std::uint16_t c = LoadU16(bytes.data() + 2 * t + 4);
+        if (a >= n || b >= n || c >= n) {
+            ++dropped;
+            return;
+        }
+        face.indices.push_back(a);
+        face.indices.push_back(b);
+        face.indices.push_back(c);
+    }
+    if (dropped != 0)
+        Warn(mAsset, where + ": " + Plural(dropped, "triangle", "triangles") + " with an index >= " + to_string(n) +
+                         " dropped");
+}
+
+// Weights: the per-vertex influence records (§6), with warnings for missing records and trailing bytes.
+void AssetReader::decodeWeights(const std::string &where, const LLSD &v, std::size_t n, Face &face) {
+    if (!v.isBinary()) {
+        Warn(mAsset, where + ": Weights is " + TypeName(v) + ", not binary; dropped");
+        return;
+    }
+    WeightDecodeResult decoded = DecodeWeights(v.binary().data(), v.binary().size(), n);
+    if (decoded.records.size() < n)
+        Warn(mAsset, where + ": " + to_string(decoded.records.size()) + " weight records for " +
+                         Plural(n, "vertex", "vertices") + "; the rest unweighted");
+    if (decoded.consumed < v.binary().size())
+        Warn(mAsset, where + ": " + Plural(v.binary().size() - decoded.consumed, "byte", "bytes") +
+                         " after the weight records ignored");
+    face.weights = std::move(decoded.records);
+    face.hasWeights = true;
+}
+
 Face AssetReader::decodeFace(const std::string &where, const LLSD &value) {
     Face face;
     if (!value.isMap()) {
@@ -302,26 +382,7 @@ Face AssetReader::decodeFace(const std::string &where, const LLSD &value) {
         const LLSD &v = kv.second;
         if (key == "Position") continue;
         if (key == "Normal" || key == "TexCoord0") {
-            const std::size_t per = key == "Normal" ? 6 : 4;
-            if (!v.isBinary()) {
-                Warn(mAsset, where + ": " + key + " is " + TypeName(v) + ", not binary; dropped");
-                continue;
-            }
-            if (v.binary().size() < n * per) {
-                Warn(mAsset, where + ": " + key + " holds " + to_string(v.binary().size() / per) + " of " +
-                                 to_string(n) + " vertices; dropped");
-                continue;
-            }
-            if (v.binary().size() > n * per)
-                Warn(mAsset, where + ": " + key + " is longer than the " + Plural(n, "vertex", "vertices") +
-                                 "; the rest ignored");
-            if (per == 6) {
-                face.normals = U16s(v.binary(), n * 3);
-                face.hasNormals = true;
-            } else {
-                face.texCoords = U16s(v.binary(), n * 2);
-                face.hasTexCoords = true;
-            }
+            decodeVertexAttribute(where, key, v, n, face);
         } else if (key == "PositionDomain") {
             sawDomain = true;
             Domain3 domain;
@@ -338,49 +399,9 @@ Face AssetReader::decodeFace(const std::string &where, const LLSD &value) {
                 Warn(mAsset, where + ": malformed TexCoord0Domain; using [0, 1]");
         } else if (key == "TriangleList") {
             sawTriangles = true;
-            if (!v.isBinary()) {
-                Warn(mAsset, where + ": TriangleList is " + TypeName(v) + ", not binary; no triangles");
-                continue;
-            }
-            const std::vector<std::uint8_t> &bytes = v.binary();
-            std::size_t count = bytes.size() / 2;
-            if (bytes.size() % 2 != 0) Warn(mAsset, where + ": TriangleList has an odd byte length; trimmed");
-            if (count % 3 != 0) {
-                Warn(mAsset, where + ": TriangleList holds " + Plural(count, "index", "indices") +
-                                 ", not whole triangles; trimmed");
-                count -= count % 3;
-            }
-            face.indices.reserve(count);
-            std::size_t dropped = 0;
-            for (std::size_t t = 0; t < count; t += 3) {
-                const std::uint16_t a = LoadU16(bytes.data() + 2 * t);
-                const std::uint16_t b = LoadU16(bytes.data() + 2 * t + 2);
-                const std::uint16_t c = LoadU16(bytes.data() + 2 * t + 4);
-                if (a >= n || b >= n || c >= n) {
-                    ++dropped;
-                    continue;
-                }
-                face.indices.push_back(a);
-                face.indices.push_back(b);
-                face.indices.push_back(c);
-            }
-            if (dropped != 0)
-                Warn(mAsset, where + ": " + Plural(dropped, "triangle", "triangles") +
-                                 " with an index >= " + to_string(n) + " dropped");
+            decodeTriangles(where, v, n, face);
         } else if (key == "Weights") {
-            if (!v.isBinary()) {
-                Warn(mAsset, where + ": Weights is " + TypeName(v) + ", not binary; dropped");
-                continue;
-            }
-            WeightDecodeResult decoded = DecodeWeights(v.binary().data(), v.binary().size(), n);
-            if (decoded.records.size() < n)
-                Warn(mAsset, where + ": " + to_string(decoded.records.size()) + " weight records for " +
-                                 Plural(n, "vertex", "vertices") + "; the rest unweighted");
-            if (decoded.consumed < v.binary().size())
-                Warn(mAsset, where + ": " + Plural(v.binary().size() - decoded.consumed, "byte", "bytes") +
-                                 " after the weight records ignored");
-            face.weights = std::move(decoded.records);
-            face.hasWeights = true;
+            decodeWeights(where, v, n, face);
         } else if (key == "NormalizedScale") {
             Real3 scale;
             if (NumberArray(&v, scale))
