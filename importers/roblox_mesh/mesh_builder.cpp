@@ -186,11 +186,11 @@ void BuildStatic(RobloxMesh &mesh, const BuildInput &input, const std::vector<co
 
 // Skinned meshes: per level, runs of faces whose bones fit one subset (≤ 26), each with its own copy of
 // the vertices it references, so a subset's local bone indices are unambiguous (§7, §14.4).
-void BuildSkinned(RobloxMesh &mesh, const BuildInput &input, const std::vector<const std::vector<Face> *> &levels) {
-    const std::size_t n = input.vertices.size();
-    const std::size_t nb = input.bones.size();
+using QuantizedInfluences = std::vector<std::array<std::pair<std::uint32_t, std::uint8_t>, 4>>;
 
-    // Bones, parents first.
+// Bones, parents first (with their names in one NUL-separated block); returns input bone -> sorted index.
+std::vector<std::uint32_t> SortedBones(RobloxMesh &mesh, const BuildInput &input) {
+    const std::size_t nb = input.bones.size();
     const std::vector<std::uint32_t> order = SortBonesParentsFirst(input.bones);
     std::vector<std::uint32_t> rank(nb);
     for (std::uint32_t i = 0; i < nb; ++i) rank[order[i]] = i;
@@ -209,12 +209,15 @@ void BuildSkinned(RobloxMesh &mesh, const BuildInput &input, const std::vector<c
         mesh.boneNames.insert(mesh.boneNames.end(), in.name.begin(), in.name.end());
         mesh.boneNames.push_back(0);
     }
+    return rank;
+}
 
-    // Quantised influences per input vertex, on the sorted bone indices.
-    std::vector<std::uint8_t> used(n, 0);
-    for (const auto *level : levels)
-        for (const Face &f : *level) used[f.a] = used[f.b] = used[f.c] = 1;
-    std::vector<std::array<std::pair<std::uint32_t, std::uint8_t>, 4>> quant(n);
+// Quantised influences of every vertex the faces use, on the sorted bone indices; unweighted vertices are
+// bound to the root.
+QuantizedInfluences QuantizeInfluences(RobloxMesh &mesh, const BuildInput &input, const std::vector<std::uint8_t> &used,
+                                       const std::vector<std::uint32_t> &rank) {
+    const std::size_t n = input.vertices.size();
+    QuantizedInfluences quant(n);
     std::vector<Influence> scratch;
     std::size_t unweighted = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -231,8 +234,13 @@ void BuildSkinned(RobloxMesh &mesh, const BuildInput &input, const std::vector<c
         mesh.warnings.push_back(std::to_string(unweighted) +
                                 " vertices have no bone weights; bound fully to root bone '" + mesh.bones[0].name +
                                 "'");
+    return quant;
+}
 
-    // Culling: the farthest influenced vertex from each bone's bind position.
+// Culling: the farthest influenced vertex from each bone's bind position.
+void BoneCulling(RobloxMesh &mesh, const BuildInput &input, const std::vector<std::uint8_t> &used,
+                 const QuantizedInfluences &quant) {
+    const std::size_t n = input.vertices.size();
     for (std::size_t i = 0; i < n; ++i) {
         if (!used[i]) continue;
         const Vertex &v = input.vertices[i];
@@ -243,7 +251,14 @@ void BuildSkinned(RobloxMesh &mesh, const BuildInput &input, const std::vector<c
             b.culling = std::max(b.culling, std::sqrt(dx * dx + dy * dy + dz * dz));
         }
     }
+}
 
+// Subsets of at most kMaxBonesPerSubset bones each, level by level; vertices are repeated per subset with
+// their influences on the subset's local bone indices.
+void BuildSubsets(RobloxMesh &mesh, const BuildInput &input, const std::vector<const std::vector<Face> *> &levels,
+                  const QuantizedInfluences &quant) {
+    const std::size_t n = input.vertices.size();
+    const std::size_t nb = input.bones.size();
     // Subsets. Stamps (the subset number) mark membership so nothing is cleared between subsets.
     std::vector<std::uint32_t> boneStamp(nb, kNone);
     std::vector<std::uint8_t> boneLocal(nb, 0);
@@ -312,6 +327,16 @@ void BuildSkinned(RobloxMesh &mesh, const BuildInput &input, const std::vector<c
             ++stamp;
         }
     }
+}
+
+void BuildSkinned(RobloxMesh &mesh, const BuildInput &input, const std::vector<const std::vector<Face> *> &levels) {
+    const std::vector<std::uint32_t> rank = SortedBones(mesh, input);
+    std::vector<std::uint8_t> used(input.vertices.size(), 0);
+    for (const auto *level : levels)
+        for (const Face &f : *level) used[f.a] = used[f.b] = used[f.c] = 1;
+    const QuantizedInfluences quant = QuantizeInfluences(mesh, input, used, rank);
+    BoneCulling(mesh, input, used, quant);
+    BuildSubsets(mesh, input, levels, quant);
 }
 
 // Whether the FACS blob parses and names only bones of the skeleton (§14.5); `why` says what failed.
