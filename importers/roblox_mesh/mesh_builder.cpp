@@ -422,6 +422,32 @@ std::array<std::pair<std::uint32_t, std::uint8_t>, 4> QuantizeWeights(const std:
     return out;
 }
 
+// The levels written: the caller's minus empty ones (LOD0 alone when the version has no LOD table), or LOD0
+// plus generated ones (kept in `generated`). Returns the LOD type to store.
+std::uint16_t SelectLevels(RobloxMesh &mesh, const BuildInput &input, const BuildOptions &options, bool holdsLods,
+                           std::vector<const std::vector<Face> *> &levels, std::vector<std::vector<Face>> &generated) {
+    const std::string &version = mesh.version;
+    levels.assign(1, &input.lods[0]);
+    for (std::size_t l = 1; l < input.lods.size(); ++l) {
+        if (input.lods[l].empty())
+            mesh.warnings.push_back("LOD " + std::to_string(l) + " has no faces; dropped");
+        else
+            levels.push_back(&input.lods[l]);
+    }
+    if (!holdsLods && levels.size() > 1) {
+        mesh.warnings.push_back(version + " has no LOD table; " + std::to_string(levels.size() - 1) +
+                                " LOD levels dropped");
+        levels.resize(1);
+    }
+    std::uint16_t lodType = levels.size() > 1 ? 3 : 0;
+    if (holdsLods && levels.size() == 1 && options.generateLods && !options.lodRatios.empty()) {
+        generated = GenerateLods(input.vertices, input.lods[0], options, mesh.warnings);
+        for (const auto &g : generated) levels.push_back(&g);
+        if (!generated.empty()) lodType = options.sloppyLods ? 4 : 3;
+    }
+    return lodType;
+}
+
 RobloxMesh BuildRobloxMesh(const BuildInput &input, const BuildOptions &options) {
     ValidateInput(input);
     RobloxMesh mesh;
@@ -449,26 +475,9 @@ RobloxMesh BuildRobloxMesh(const BuildInput &input, const BuildOptions &options)
     const int major = version[0] - '0';
     const bool holdsLods = major >= 3, holdsSkin = major >= 4, holdsFacs = major >= 5, holdsHsravis = major >= 6;
 
-    // Levels: the caller's, minus empty ones; or LOD0 plus generated ones.
-    std::vector<const std::vector<Face> *> levels{&input.lods[0]};
-    for (std::size_t l = 1; l < input.lods.size(); ++l) {
-        if (input.lods[l].empty())
-            mesh.warnings.push_back("LOD " + std::to_string(l) + " has no faces; dropped");
-        else
-            levels.push_back(&input.lods[l]);
-    }
-    if (!holdsLods && levels.size() > 1) {
-        mesh.warnings.push_back(version + " has no LOD table; " + std::to_string(levels.size() - 1) +
-                                " LOD levels dropped");
-        levels.resize(1);
-    }
+    std::vector<const std::vector<Face> *> levels;
     std::vector<std::vector<Face>> generated;
-    std::uint16_t lodType = levels.size() > 1 ? 3 : 0;
-    if (holdsLods && levels.size() == 1 && options.generateLods && !options.lodRatios.empty()) {
-        generated = GenerateLods(input.vertices, input.lods[0], options, mesh.warnings);
-        for (const auto &g : generated) levels.push_back(&g);
-        if (!generated.empty()) lodType = options.sloppyLods ? 4 : 3;
-    }
+    const std::uint16_t lodType = SelectLevels(mesh, input, options, holdsLods, levels, generated);
 
     bool skinned = IsSkinned(input);
     if (!input.bones.empty() && input.influences.empty())
