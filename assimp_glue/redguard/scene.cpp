@@ -673,6 +673,17 @@ public:
 
         const std::vector<std::array<double, 2>> uvs = redguard::CornerUVs(mModel);
         mNormals = redguard::CornerNormals(mModel);
+        std::vector<MeshBuild> builds = GroupFaces(uvs);
+        // Smooth slots -> the faces sharing them (for per-frame normals).
+        if (frameCount > 1 || baseFrame != 0) CollectSlotFaces();
+        std::vector<std::vector<EmittedFace>> order;
+        MakeMeshes(modelName, builds, frameCount, baseFrame, node, meshes, channels, order);
+        AddModelMetadata(frameCount, baseFrame, order, md);
+    }
+
+    // The faces grouped by material into mesh builds: welded corners (vertex, normal source, UV) and the
+    // emitted faces.
+    std::vector<MeshBuild> GroupFaces(const std::vector<std::array<double, 2>> &uvs) {
         std::vector<MeshBuild> builds;
         std::map<unsigned, std::size_t> buildByMaterial; // material index -> build (material keys are unique)
 
@@ -713,11 +724,14 @@ public:
             }
             EmitFace(mb, face, static_cast<std::uint32_t>(f), indices);
         }
+        return builds;
+    }
 
-        // Smooth slots -> the faces sharing them (for per-frame normals).
-        if (frameCount > 1 || baseFrame != 0) CollectSlotFaces();
-
-        std::vector<std::vector<EmittedFace>> order;
+    // One aiMesh per build (base pose, UVs, faces, frames as anim meshes), listed on `node`.
+    void MakeMeshes(const std::string &modelName, std::vector<MeshBuild> &builds, std::size_t frameCount, int baseFrame,
+                    aiNode *node, std::vector<std::unique_ptr<aiMesh>> &meshes,
+                    std::vector<std::unique_ptr<aiMeshMorphAnim>> &channels,
+                    std::vector<std::vector<EmittedFace>> &order) {
         std::vector<unsigned> nodeMeshes;
         for (std::size_t m = 0; m < builds.size(); ++m) {
             MeshBuild &mb = builds[m];
@@ -750,7 +764,11 @@ public:
             node->mNumMeshes = static_cast<unsigned>(nodeMeshes.size());
             node->mMeshes = CopyToNewArray(nodeMeshes);
         }
+    }
 
+    // The model node's metadata (assimp_glue/redguard/scene.hpp lists it).
+    void AddModelMetadata(std::size_t frameCount, int baseFrame, const std::vector<std::vector<EmittedFace>> &order,
+                          MetadataBuilder &md) const {
         md.Add(rgkeys::kVersion, redguard::VersionString(mModel.version));
         md.Add(rgkeys::kFrameType, static_cast<std::int32_t>(mModel.frameType));
         md.Add(rgkeys::kNumFrames, static_cast<std::int32_t>(frameCount));
