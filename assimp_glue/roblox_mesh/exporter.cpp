@@ -346,6 +346,65 @@ void CheckLimits(const std::vector<const Instance *> &used) {
              " indices; a Roblox mesh holds at most 2^32 - 1");
 }
 
+// The instances with triangles, level by level (each level's vertices then form one contiguous range);
+// points and lines are counted in `skipped`, the materials used in `materials`.
+std::vector<const Instance *> InstancesWithTriangles(const SceneGraph &graph,
+                                                     const std::map<std::int64_t, std::size_t> &levelOf,
+                                                     std::size_t &skippedPrimitives, std::set<unsigned> &materials) {
+    std::vector<const Instance *> used;
+    for (std::size_t level = 0; level < levelOf.size(); ++level) {
+        for (const Instance &instance : graph.instances) {
+            if (levelOf.at(instance.level) != level) continue;
+            const aiMesh &mesh = *instance.mesh;
+            if (mesh.mNumVertices == 0 || mesh.mVertices == nullptr || mesh.mFaces == nullptr) continue;
+            bool hasTriangle = false;
+            for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+                if (mesh.mFaces[f].mNumIndices >= 3)
+                    hasTriangle = true;
+                else
+                    ++skippedPrimitives;
+            }
+            if (!hasTriangle) continue;
+            used.push_back(&instance);
+            materials.insert(mesh.mMaterialIndex);
+        }
+    }
+    return used;
+}
+
+// The mesh's faces as triangles on the merged vertex numbering (polygons, which Triangulate normally
+// removes, are fanned; mirrored transforms flip the winding).
+void AppendFaces(const aiMesh &mesh, std::uint32_t base, bool mirrored, std::vector<rbxmesh::Face> &faces) {
+    faces.reserve(faces.size() + static_cast<std::size_t>(TriangleCount(mesh)));
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+        const aiFace &face = mesh.mFaces[f];
+        if (face.mNumIndices < 3 || face.mIndices == nullptr) continue;
+        bool valid = true;
+        for (unsigned k = 0; k < face.mNumIndices; ++k) valid = valid && face.mIndices[k] < mesh.mNumVertices;
+        if (!valid) Fail("a face of mesh '" + std::string(mesh.mName.C_Str()) + "' indexes a missing vertex");
+        for (unsigned k = 1; k + 1 < face.mNumIndices; ++k) {
+            rbxmesh::Face tri{base + face.mIndices[0], base + face.mIndices[k], base + face.mIndices[k + 1]};
+            if (mirrored) std::swap(tri.b, tri.c);
+            faces.push_back(tri);
+        }
+    }
+}
+
+// The mesh's bone weights as influences of the merged vertices.
+void AppendInfluences(const aiMesh &mesh, std::uint32_t base, const Skeleton &skeleton,
+                      std::vector<std::vector<rbxmesh::Influence>> &influences) {
+    for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+        const aiBone *bone = mesh.mBones[b];
+        if (bone == nullptr || bone->mWeights == nullptr) continue;
+        const std::uint32_t boneIndex = skeleton.index.at(bone->mName.C_Str());
+        for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+            const aiVertexWeight &weight = bone->mWeights[w];
+            if (weight.mVertexId >= mesh.mNumVertices || !(weight.mWeight > 0)) continue;
+            influences[base + weight.mVertexId].push_back({boneIndex, weight.mWeight});
+        }
+    }
+}
+
 } // namespace
 
 std::optional<std::string> NormaliseRobloxMeshVersion(const std::string &text) {
@@ -400,26 +459,9 @@ RobloxMeshSceneInput ExtractRobloxMeshInput(const aiScene &scene) {
         warnings.Add("the scene's LOD levels are not numbered 0, 1, 2, ...; they are renumbered in order");
 
     // Instances with triangles, level by level (each level's vertices then form one contiguous range).
-    std::vector<const Instance *> used;
     std::size_t skippedPrimitives = 0;
     std::set<unsigned> materials;
-    for (std::size_t level = 0; level < levelOf.size(); ++level) {
-        for (const Instance &instance : graph.instances) {
-            if (levelOf.at(instance.level) != level) continue;
-            const aiMesh &mesh = *instance.mesh;
-            if (mesh.mNumVertices == 0 || mesh.mVertices == nullptr || mesh.mFaces == nullptr) continue;
-            bool hasTriangle = false;
-            for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-                if (mesh.mFaces[f].mNumIndices >= 3)
-                    hasTriangle = true;
-                else
-                    ++skippedPrimitives;
-            }
-            if (!hasTriangle) continue;
-            used.push_back(&instance);
-            materials.insert(mesh.mMaterialIndex);
-        }
-    }
+    const std::vector<const Instance *> used = InstancesWithTriangles(graph, levelOf, skippedPrimitives, materials);
     if (skippedPrimitives > 0)
         warnings.Add(std::to_string(skippedPrimitives) + " point and line primitives skipped (a Roblox mesh holds "
                                                          "triangles only)");
@@ -461,33 +503,8 @@ RobloxMeshSceneInput ExtractRobloxMeshInput(const aiScene &scene) {
         const auto base = static_cast<std::uint32_t>(input.vertices.size());
         for (unsigned i = 0; i < mesh.mNumVertices; ++i) input.vertices.push_back(MakeVertex(mesh, i, bake));
 
-        std::vector<rbxmesh::Face> &faces = input.lods[compact[levelOf.at(instance->level)]];
-        faces.reserve(faces.size() + static_cast<std::size_t>(TriangleCount(mesh)));
-        for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
-            const aiFace &face = mesh.mFaces[f];
-            if (face.mNumIndices < 3 || face.mIndices == nullptr) continue;
-            bool valid = true;
-            for (unsigned k = 0; k < face.mNumIndices; ++k) valid = valid && face.mIndices[k] < mesh.mNumVertices;
-            if (!valid) Fail("a face of mesh '" + std::string(mesh.mName.C_Str()) + "' indexes a missing vertex");
-            // Polygons (Triangulate normally removed them) are fanned; mirrored transforms flip the winding.
-            for (unsigned k = 1; k + 1 < face.mNumIndices; ++k) {
-                rbxmesh::Face tri{base + face.mIndices[0], base + face.mIndices[k], base + face.mIndices[k + 1]};
-                if (bake.mirrored) std::swap(tri.b, tri.c);
-                faces.push_back(tri);
-            }
-        }
-
-        if (!skinned) continue;
-        for (unsigned b = 0; b < mesh.mNumBones; ++b) {
-            const aiBone *bone = mesh.mBones[b];
-            if (bone == nullptr || bone->mWeights == nullptr) continue;
-            const std::uint32_t boneIndex = skeleton.index.at(bone->mName.C_Str());
-            for (unsigned w = 0; w < bone->mNumWeights; ++w) {
-                const aiVertexWeight &weight = bone->mWeights[w];
-                if (weight.mVertexId >= mesh.mNumVertices || !(weight.mWeight > 0)) continue;
-                input.influences[base + weight.mVertexId].push_back({boneIndex, weight.mWeight});
-            }
-        }
+        AppendFaces(mesh, base, bake.mirrored, input.lods[compact[levelOf.at(instance->level)]]);
+        if (skinned) AppendInfluences(mesh, base, skeleton, input.influences);
     }
     out.sceneLevels = levelCount;
 
