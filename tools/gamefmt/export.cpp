@@ -16,6 +16,55 @@
 
 namespace gamefmt::cli {
 
+namespace {
+
+// The output path and format from OUT and -f: OUT's extension picks the format, -f alone writes IN's name with
+// the format's extension. False (with the error printed) when they are missing, unknown or would overwrite IN.
+bool ResolveOutput(const std::vector<std::string> &files, const std::string &formatId,
+                   const std::vector<ExportFormat> &formats, std::ostream &err, const ExportFormat *&format,
+                   std::string &outPath) {
+    const std::string &in = files[0];
+    format = nullptr;
+    if (!formatId.empty()) {
+        format = FindFormatById(formats, formatId);
+        if (format == nullptr) {
+            err << "gamefmt export: unknown export format '" << formatId << "'; " << kListExportHint << '\n';
+            return false;
+        }
+    }
+    if (files.size() == 2) {
+        outPath = files[1];
+    } else if (format != nullptr) {
+        // As upstream: without OUT, write IN's name with the format's extension beside it.
+        outPath = std::filesystem::path(in).replace_extension(format->extension).string();
+        if (outPath == in) {
+            err << "gamefmt export: writing '" << outPath << "' would overwrite the input; give OUT\n";
+            return false;
+        }
+    } else {
+        err << "gamefmt export: give OUT or -f ID (see 'gamefmt help export')\n";
+        return false;
+    }
+    if (IsSameFile(in, outPath)) {
+        err << "gamefmt export: '" << outPath << "' is the input file; write to another name\n";
+        return false;
+    }
+    if (format == nullptr) {
+        const std::string extension = std::filesystem::path(outPath).extension().string();
+        format = FindFormatForExtension(formats, extension);
+        if (format == nullptr) {
+            err << "gamefmt export: "
+                << (extension.empty() ? "'" + outPath + "' has no extension to choose a format by"
+                                      : "no export format writes '" + extension + "' files")
+                << "; use -f ID (" << kListExportHint << ")\n";
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     std::string formatId;
     CommonOptions common;
@@ -46,41 +95,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     const std::string &in = files[0];
     const ExportFormat *format = nullptr;
     std::string outPath;
-    if (!formatId.empty()) {
-        format = FindFormatById(formats, formatId);
-        if (format == nullptr) {
-            err << "gamefmt export: unknown export format '" << formatId << "'; " << kListExportHint << '\n';
-            return kExitUsage;
-        }
-    }
-    if (files.size() == 2) {
-        outPath = files[1];
-    } else if (format != nullptr) {
-        // As upstream: without OUT, write IN's name with the format's extension beside it.
-        outPath = std::filesystem::path(in).replace_extension(format->extension).string();
-        if (outPath == in) {
-            err << "gamefmt export: writing '" << outPath << "' would overwrite the input; give OUT\n";
-            return kExitUsage;
-        }
-    } else {
-        err << "gamefmt export: give OUT or -f ID (see 'gamefmt help export')\n";
-        return kExitUsage;
-    }
-    if (IsSameFile(in, outPath)) {
-        err << "gamefmt export: '" << outPath << "' is the input file; write to another name\n";
-        return kExitUsage;
-    }
-    if (format == nullptr) {
-        const std::string extension = std::filesystem::path(outPath).extension().string();
-        format = FindFormatForExtension(formats, extension);
-        if (format == nullptr) {
-            err << "gamefmt export: "
-                << (extension.empty() ? "'" + outPath + "' has no extension to choose a format by"
-                                      : "no export format writes '" + extension + "' files")
-                << "; use -f ID (" << kListExportHint << ")\n";
-            return kExitUsage;
-        }
-    }
+    if (!ResolveOutput(files, formatId, formats, err, format, outPath)) return kExitUsage;
 
     LogSession log(common, err);
     if (!log.Ok()) {
