@@ -153,6 +153,39 @@ bool PlanJobs(const std::vector<std::string> &inputs, const std::string &outDir,
     return true;
 }
 
+// Converts the planned jobs on up to `jobsWanted` threads (0: one per core; one when the program's Assimp
+// logger is not thread-safe), prints the summary and returns the exit code.
+int RunBatch(std::vector<Job> &jobs, const Settings &settings, bool keepGoing, LogSession &log, long long jobsWanted,
+             std::ostream &out, std::ostream &err) {
+    std::size_t workers = jobsWanted > 0 ? static_cast<std::size_t>(jobsWanted)
+                                         : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+    workers = std::min(workers, jobs.size());
+    if (workers > 1 && !log.ThreadSafe()) {
+        if (jobsWanted > 1)
+            err << "gamefmt convert: note: one file at a time, because the program's Assimp logger is not "
+                   "thread-safe\n";
+        workers = 1;
+    }
+
+    Batch batch(jobs, settings, keepGoing, log, out, err);
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t < workers; ++t) {
+        try {
+            threads.emplace_back([&batch] { batch.Worker(); });
+        } catch (const std::system_error &) {
+            break; // fewer threads than asked for: the ones we have share the work
+        }
+    }
+    batch.Worker(); // this thread works too
+    for (std::thread &thread : threads) thread.join();
+
+    const std::size_t notStarted = jobs.size() - batch.Finished();
+    if (notStarted > 0)
+        out << notStarted << " not converted: stopped after the first failure (use --keep-going to go on)\n";
+    out << batch.Passed() << " passed, " << batch.Failed() << " failed" << std::endl;
+    return batch.Failed() > 0 ? kExitBadInput : kExitOk;
+}
+
 } // namespace
 
 int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
@@ -219,33 +252,7 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
         err << "gamefmt convert: " << log.Error() << '\n';
         return kExitUsage;
     }
-    std::size_t workers = jobsWanted > 0 ? static_cast<std::size_t>(jobsWanted)
-                                         : std::max<std::size_t>(1, std::thread::hardware_concurrency());
-    workers = std::min(workers, jobs.size());
-    if (workers > 1 && !log.ThreadSafe()) {
-        if (jobsWanted > 1)
-            err << "gamefmt convert: note: one file at a time, because the program's Assimp logger is not "
-                   "thread-safe\n";
-        workers = 1;
-    }
-
-    Batch batch(jobs, settings, keepGoing, log, out, err);
-    std::vector<std::thread> threads;
-    for (std::size_t t = 1; t < workers; ++t) {
-        try {
-            threads.emplace_back([&batch] { batch.Worker(); });
-        } catch (const std::system_error &) {
-            break; // fewer threads than asked for: the ones we have share the work
-        }
-    }
-    batch.Worker(); // this thread works too
-    for (std::thread &thread : threads) thread.join();
-
-    const std::size_t notStarted = jobs.size() - batch.Finished();
-    if (notStarted > 0)
-        out << notStarted << " not converted: stopped after the first failure (use --keep-going to go on)\n";
-    out << batch.Passed() << " passed, " << batch.Failed() << " failed" << std::endl;
-    return batch.Failed() > 0 ? kExitBadInput : kExitOk;
+    return RunBatch(jobs, settings, keepGoing, log, jobsWanted, out, err);
 }
 
 } // namespace gamefmt::cli
