@@ -44,6 +44,27 @@ bool WriteFile(const std::string &path, const std::uint8_t *data, std::size_t si
     return true;
 }
 
+// Writes one embedded texture to `path` + its extension: compressed bytes as they are (extension from the
+// format hint), raw texels as PNG. False with `error` set when it cannot.
+bool WriteTexture(const aiTexture *texture, std::string &path, std::size_t &written, std::string &error) {
+    bool ok = false;
+    if (texture == nullptr) {
+        error = "the texture is missing";
+    } else if (texture->mHeight == 0) {
+        path += "." + ExtensionFromHint(*texture);
+        written = texture->mWidth;
+        ok = texture->pcData != nullptr || texture->mWidth == 0;
+        if (!ok) error = "the texture has no data";
+        if (ok) ok = WriteFile(path, reinterpret_cast<const std::uint8_t *>(texture->pcData), written, error);
+    } else {
+        path += ".png";
+        std::vector<std::uint8_t> png;
+        ok = EncodePng(*texture, png, error) && WriteFile(path, png.data(), png.size(), error);
+        written = png.size();
+    }
+    return ok;
+}
+
 } // namespace
 
 int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
@@ -110,25 +131,10 @@ int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
     const bool suffix = !(noSuffix && last - first == 1);
     int status = kExitOk;
     for (unsigned i = first; i < last; ++i) {
-        const aiTexture *texture = scene.mTextures[i];
         std::string path = base.string() + (suffix ? "_img" + std::to_string(i) : "");
         std::string error;
-        bool ok = false;
         std::size_t written = 0;
-        if (texture == nullptr) {
-            error = "the texture is missing";
-        } else if (texture->mHeight == 0) {
-            path += "." + ExtensionFromHint(*texture);
-            written = texture->mWidth;
-            ok = texture->pcData != nullptr || texture->mWidth == 0;
-            if (!ok) error = "the texture has no data";
-            if (ok) ok = WriteFile(path, reinterpret_cast<const std::uint8_t *>(texture->pcData), written, error);
-        } else {
-            path += ".png";
-            std::vector<std::uint8_t> png;
-            ok = EncodePng(*texture, png, error) && WriteFile(path, png.data(), png.size(), error);
-            written = png.size();
-        }
+        const bool ok = WriteTexture(scene.mTextures[i], path, written, error);
         if (!ok) {
             PrintFileError(err, "extract texture " + std::to_string(i) + " to", path, error);
             status = kExitBadInput;
