@@ -145,6 +145,72 @@ bool LodHasGeometry(const std::optional<Lod> &lod) {
 
 // One mesh of one face: exact float32 dequantization (§4.1), the file's vertex order (compacted only when
 // some vertex is unused), triangles with an index >= N dropped. Null when no triangle is left.
+// Positions, normals and UVs of the kept vertices (`toFile`: mesh vertex -> file vertex), dequantised.
+void FillVertices(const Face &face, const std::vector<std::uint32_t> &toFile, aiMesh &mesh) {
+    const std::size_t n = face.vertexCount();
+    const auto count = static_cast<unsigned>(toFile.size());
+    const slmesh::Domain3 domain = face.positionDomain.value_or(slmesh::Domain3{});
+    for (unsigned i = 0; i < count; ++i) {
+        const std::uint16_t *q = &face.positions[std::size_t(toFile[i]) * 3];
+        mesh.mVertices[i] = aiVector3D(slmesh::DequantizeComponent(q[0], domain.min[0], domain.max[0]),
+                                       slmesh::DequantizeComponent(q[1], domain.min[1], domain.max[1]),
+                                       slmesh::DequantizeComponent(q[2], domain.min[2], domain.max[2]));
+    }
+    if (face.hasNormals && face.normals.size() >= n * 3) {
+        mesh.mNormals = new aiVector3D[count];
+        for (unsigned i = 0; i < count; ++i) {
+            const std::uint16_t *q = &face.normals[std::size_t(toFile[i]) * 3];
+            mesh.mNormals[i] = aiVector3D(slmesh::DequantizeNormal(q[0]), slmesh::DequantizeNormal(q[1]),
+                                          slmesh::DequantizeNormal(q[2]));
+        }
+    }
+    if (face.hasTexCoords && face.texCoords.size() >= n * 2) {
+        const slmesh::Domain2 uv = face.texCoordDomain.value_or(slmesh::Domain2{});
+        mesh.mTextureCoords[0] = new aiVector3D[count];
+        mesh.mNumUVComponents[0] = 2;
+        for (unsigned i = 0; i < count; ++i) {
+            const std::uint16_t *q = &face.texCoords[std::size_t(toFile[i]) * 2];
+            mesh.mTextureCoords[0][i] = aiVector3D(slmesh::DequantizeComponent(q[0], uv.min[0], uv.max[0]),
+                                                   slmesh::DequantizeComponent(q[1], uv.min[1], uv.max[1]), 0.0f);
+        }
+    }
+}
+
+// One aiBone per joint, in joint order, weighted or not (so the joint list and matrices round-trip); each
+// vertex's influences normalised to sum 1.
+void AddBones(const Face &face, const SkinBinding &skin, const std::vector<std::uint32_t> &toFile, aiMesh &mesh) {
+    const unsigned count = mesh.mNumVertices;
+    const std::size_t joints = skin.boneNames.size();
+    std::vector<std::vector<aiVertexWeight>> weights(joints);
+    if (face.hasWeights) {
+        for (unsigned i = 0; i < count; ++i) {
+            const std::size_t fv = toFile[i];
+            if (fv >= face.weights.size()) continue; // short Weights: the rest unweighted (§10)
+            const slmesh::WeightRecord &record = face.weights[fv];
+            double sum = 0;
+            const unsigned k = std::min<unsigned>(record.count, 4);
+            for (unsigned j = 0; j < k; ++j)
+                if (record.influences[j].joint < joints) sum += record.influences[j].weight / 65535.0;
+            if (!(sum > 0)) continue;
+            for (unsigned j = 0; j < k; ++j) {
+                const slmesh::WeightInfluence &inf = record.influences[j];
+                if (inf.joint >= joints || inf.weight == 0) continue;
+                weights[inf.joint].emplace_back(i, static_cast<ai_real>((inf.weight / 65535.0) / sum));
+            }
+        }
+    }
+    mesh.mNumBones = static_cast<unsigned>(joints);
+    mesh.mBones = new aiBone *[joints]();
+    for (std::size_t j = 0; j < joints; ++j) {
+        auto *bone = new aiBone();
+        mesh.mBones[j] = bone;
+        bone->mName = ToAiString(skin.boneNames[j]);
+        bone->mOffsetMatrix = skin.offsets[j];
+        bone->mNumWeights = static_cast<unsigned>(weights[j].size());
+        bone->mWeights = CopyToNewArray(weights[j]);
+    }
+}
+
 aiMesh *BuildFaceMesh(const Face &face, const std::string &name, unsigned materialIndex, const SkinBinding *skin) {
     if (face.noGeometry) return nullptr;
     const std::size_t n = face.vertexCount();
@@ -175,31 +241,7 @@ aiMesh *BuildFaceMesh(const Face &face, const std::string &name, unsigned materi
     mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
     mesh->mNumVertices = count;
     mesh->mVertices = new aiVector3D[count];
-    const slmesh::Domain3 domain = face.positionDomain.value_or(slmesh::Domain3{});
-    for (unsigned i = 0; i < count; ++i) {
-        const std::uint16_t *q = &face.positions[std::size_t(toFile[i]) * 3];
-        mesh->mVertices[i] = aiVector3D(slmesh::DequantizeComponent(q[0], domain.min[0], domain.max[0]),
-                                        slmesh::DequantizeComponent(q[1], domain.min[1], domain.max[1]),
-                                        slmesh::DequantizeComponent(q[2], domain.min[2], domain.max[2]));
-    }
-    if (face.hasNormals && face.normals.size() >= n * 3) {
-        mesh->mNormals = new aiVector3D[count];
-        for (unsigned i = 0; i < count; ++i) {
-            const std::uint16_t *q = &face.normals[std::size_t(toFile[i]) * 3];
-            mesh->mNormals[i] = aiVector3D(slmesh::DequantizeNormal(q[0]), slmesh::DequantizeNormal(q[1]),
-                                           slmesh::DequantizeNormal(q[2]));
-        }
-    }
-    if (face.hasTexCoords && face.texCoords.size() >= n * 2) {
-        const slmesh::Domain2 uv = face.texCoordDomain.value_or(slmesh::Domain2{});
-        mesh->mTextureCoords[0] = new aiVector3D[count];
-        mesh->mNumUVComponents[0] = 2;
-        for (unsigned i = 0; i < count; ++i) {
-            const std::uint16_t *q = &face.texCoords[std::size_t(toFile[i]) * 2];
-            mesh->mTextureCoords[0][i] = aiVector3D(slmesh::DequantizeComponent(q[0], uv.min[0], uv.max[0]),
-                                                    slmesh::DequantizeComponent(q[1], uv.min[1], uv.max[1]), 0.0f);
-        }
-    }
+    FillVertices(face, toFile, *mesh);
 
     const std::size_t faceCount = triangles.size() / 3;
     mesh->mNumFaces = static_cast<unsigned>(faceCount);
@@ -211,38 +253,7 @@ aiMesh *BuildFaceMesh(const Face &face, const std::string &name, unsigned materi
             new unsigned[3]{toMesh[triangles[f * 3]], toMesh[triangles[f * 3 + 1]], toMesh[triangles[f * 3 + 2]]};
     }
 
-    if (skin != nullptr) {
-        // One aiBone per joint, in joint order, weighted or not (so the joint list and matrices round-trip).
-        const std::size_t joints = skin->boneNames.size();
-        std::vector<std::vector<aiVertexWeight>> weights(joints);
-        if (face.hasWeights) {
-            for (unsigned i = 0; i < count; ++i) {
-                const std::size_t fv = toFile[i];
-                if (fv >= face.weights.size()) continue; // short Weights: the rest unweighted (§10)
-                const slmesh::WeightRecord &record = face.weights[fv];
-                double sum = 0;
-                const unsigned k = std::min<unsigned>(record.count, 4);
-                for (unsigned j = 0; j < k; ++j)
-                    if (record.influences[j].joint < joints) sum += record.influences[j].weight / 65535.0;
-                if (!(sum > 0)) continue;
-                for (unsigned j = 0; j < k; ++j) {
-                    const slmesh::WeightInfluence &inf = record.influences[j];
-                    if (inf.joint >= joints || inf.weight == 0) continue;
-                    weights[inf.joint].emplace_back(i, static_cast<ai_real>((inf.weight / 65535.0) / sum));
-                }
-            }
-        }
-        mesh->mNumBones = static_cast<unsigned>(joints);
-        mesh->mBones = new aiBone *[joints]();
-        for (std::size_t j = 0; j < joints; ++j) {
-            auto *bone = new aiBone();
-            mesh->mBones[j] = bone;
-            bone->mName = ToAiString(skin->boneNames[j]);
-            bone->mOffsetMatrix = skin->offsets[j];
-            bone->mNumWeights = static_cast<unsigned>(weights[j].size());
-            bone->mWeights = CopyToNewArray(weights[j]);
-        }
-    }
+    if (skin != nullptr) AddBones(face, *skin, toFile, *mesh);
     return mesh.release();
 }
 
