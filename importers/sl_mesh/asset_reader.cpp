@@ -99,6 +99,8 @@ private:
     // Bounds-checks, inflates and parses a block; nullopt (with `reason` set and a warning) on failure.
     std::optional<LLSD> loadBlock(const PendingBlock &block, std::string &reason);
     std::optional<Lod> decodeLod(const LLSD &value, std::string &reason);
+    void keepOpaqueBlock(const PendingBlock &block);
+    void requireSomeLod(const std::array<std::string, 4> &lodReasons) const;
     Face decodeFace(const std::string &where, const LLSD &value);
     void decodeVertexAttribute(const std::string &where, const std::string &key, const LLSD &v, std::size_t n,
                                Face &face);
@@ -598,6 +600,53 @@ void AssetReader::checkJoints() {
     if (mAsset.physicsMesh) check(mLodTags[4], *mAsset.physicsMesh);
 }
 
+// A block the reader does not decode, kept verbatim (dropped with a warning when it lies beyond the file).
+void AssetReader::keepOpaqueBlock(const PendingBlock &block) {
+    const std::uint64_t available = mSize - mHeaderEnd;
+    const std::uint64_t offset = static_cast<std::uint64_t>(block.entry.offset);
+    const std::uint64_t size = static_cast<std::uint64_t>(block.entry.size);
+    if (offset > available || size > available - offset) {
+        Warn(mAsset, blockPlace(block) + " is beyond the end of the " + to_string(mSize) + "-byte file; dropped");
+        return;
+    }
+    const std::uint8_t *begin = mData + mHeaderEnd + static_cast<std::size_t>(offset);
+    OpaqueBlock opaque;
+    opaque.key = block.key;
+    opaque.entry = block.entry;
+    opaque.bytes.assign(begin, begin + static_cast<std::size_t>(size));
+    mAsset.opaqueBlocks.push_back(std::move(opaque));
+}
+
+// Fails with every reason when none of the requested levels of detail decoded.
+void AssetReader::requireSomeLod(const std::array<std::string, 4> &lodReasons) const {
+    const std::uint32_t requestedLods = mOptions.blocks & kBlockAllLods;
+    if (requestedLods != 0) {
+        bool any = false;
+        for (int level = 0; level < 4; ++level) any = any || mAsset.lods[level].has_value();
+        if (!any) {
+            std::string reasons;
+            for (int level = 3; level >= 0; --level) {
+                if ((requestedLods & (1u << level)) == 0 || lodReasons[level].empty()) continue;
+                if (!reasons.empty()) reasons += "; ";
+                reasons += lodReasons[level];
+            }
+            if (reasons.empty()) {
+                reasons = "the header names no ";
+                bool first = true;
+                for (int level = 3; level >= 0; --level) {
+                    if ((requestedLods & (1u << level)) == 0) continue;
+                    if (!first) reasons += ", ";
+                    reasons += LodKey(level);
+                    first = false;
+                }
+                reasons += " block";
+            }
+            // The blocks start where the header ends: that is where the missing data should have been.
+            throw FormatError(kFormatName, "no decodable level of detail (" + reasons + ")", mHeaderEnd);
+        }
+    }
+}
+
 void AssetReader::read(const LLSD &header, std::size_t headerEnd) {
     mHeaderEnd = headerEnd;
     if (headerEnd > 4096)
@@ -613,20 +662,7 @@ void AssetReader::read(const LLSD &header, std::size_t headerEnd) {
     std::array<std::string, 4> lodReasons;
     for (const PendingBlock &block : mBlocks) {
         if (block.bit == 0) {
-            const std::uint64_t available = mSize - mHeaderEnd;
-            const std::uint64_t offset = static_cast<std::uint64_t>(block.entry.offset);
-            const std::uint64_t size = static_cast<std::uint64_t>(block.entry.size);
-            if (offset > available || size > available - offset) {
-                Warn(mAsset,
-                     blockPlace(block) + " is beyond the end of the " + to_string(mSize) + "-byte file; dropped");
-                continue;
-            }
-            const std::uint8_t *begin = mData + mHeaderEnd + static_cast<std::size_t>(offset);
-            OpaqueBlock opaque;
-            opaque.key = block.key;
-            opaque.entry = block.entry;
-            opaque.bytes.assign(begin, begin + static_cast<std::size_t>(size));
-            mAsset.opaqueBlocks.push_back(std::move(opaque));
+            keepOpaqueBlock(block);
             continue;
         }
         int lodLevel = -1;
@@ -664,32 +700,7 @@ void AssetReader::read(const LLSD &header, std::size_t headerEnd) {
     }
     checkJoints();
 
-    const std::uint32_t requestedLods = mOptions.blocks & kBlockAllLods;
-    if (requestedLods != 0) {
-        bool any = false;
-        for (int level = 0; level < 4; ++level) any = any || mAsset.lods[level].has_value();
-        if (!any) {
-            std::string reasons;
-            for (int level = 3; level >= 0; --level) {
-                if ((requestedLods & (1u << level)) == 0 || lodReasons[level].empty()) continue;
-                if (!reasons.empty()) reasons += "; ";
-                reasons += lodReasons[level];
-            }
-            if (reasons.empty()) {
-                reasons = "the header names no ";
-                bool first = true;
-                for (int level = 3; level >= 0; --level) {
-                    if ((requestedLods & (1u << level)) == 0) continue;
-                    if (!first) reasons += ", ";
-                    reasons += LodKey(level);
-                    first = false;
-                }
-                reasons += " block";
-            }
-            // The blocks start where the header ends: that is where the missing data should have been.
-            throw FormatError(kFormatName, "no decodable level of detail (" + reasons + ")", mHeaderEnd);
-        }
-    }
+    requireSomeLod(lodReasons);
 }
 
 SLMeshAsset ReadAssetImpl(const std::uint8_t *data, std::size_t size, const ReadOptions &options, bool allowContainer) {
