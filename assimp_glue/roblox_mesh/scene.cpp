@@ -436,6 +436,36 @@ void AddSceneMetadata(const RobloxMesh &mesh, std::size_t levelCount, bool allLo
     md.MergeInto(scene->mMetaData);
 }
 
+// The levels imported: LOD0, or every level with GAMEFMT_RBXMESH_IMPORT_ALL_LODS; empty levels are skipped
+// with a warning, levels outside the face list are an error.
+std::vector<Level> ImportedLevels(const RobloxMesh &mesh, const std::vector<rbxmesh::LodLevel> &lodLevels, bool allLods,
+                                  std::vector<std::string> &warnings) {
+    std::vector<Level> levels;
+    for (std::uint32_t i = 0; i < lodLevels.size() && (allLods || i == 0); ++i) {
+        const rbxmesh::LodLevel &l = lodLevels[i];
+        if (l.faceEnd > mesh.faces.size() || l.faceBegin > l.faceEnd)
+            throw FormatError(rbxmesh::kFormatName, "LOD " + std::to_string(i) + " lies outside the face list");
+        if (l.faceEnd == l.faceBegin) {
+            warnings.push_back("LOD " + std::to_string(i) + " has no faces; skipped");
+            continue;
+        }
+        levels.push_back({i, l});
+    }
+    return levels;
+}
+
+// The node of one LOD level: named "LOD<n>", holding mesh `meshIndex`, with rbxmesh.lodLevel.
+aiNode *MakeLodNode(const Level &level, unsigned meshIndex, aiNode *root) {
+    auto *node = new aiNode("LOD" + std::to_string(level.index));
+    node->mParent = root;
+    node->mNumMeshes = 1;
+    node->mMeshes = new unsigned[1]{meshIndex};
+    MetadataBuilder md;
+    md.Add(rbxkeys::kLodLevel, static_cast<std::int32_t>(level.index));
+    node->mMetaData = md.Build();
+    return node;
+}
+
 } // namespace
 
 void BuildRobloxMeshScene(const RobloxMesh &mesh, const RobloxMeshSceneOptions &options, aiScene *scene) {
@@ -450,17 +480,7 @@ void BuildRobloxMeshScene(const RobloxMesh &mesh, const RobloxMeshSceneOptions &
                                                     std::to_string(mesh.vertices.size()) + " vertices, " +
                                                     std::to_string(mesh.faces.size()) + " faces): nothing to import");
 
-    std::vector<Level> levels;
-    for (std::uint32_t i = 0; i < lodLevels.size() && (options.allLods || i == 0); ++i) {
-        const rbxmesh::LodLevel &l = lodLevels[i];
-        if (l.faceEnd > mesh.faces.size() || l.faceBegin > l.faceEnd)
-            throw FormatError(rbxmesh::kFormatName, "LOD " + std::to_string(i) + " lies outside the face list");
-        if (l.faceEnd == l.faceBegin) {
-            warnings.push_back("LOD " + std::to_string(i) + " has no faces; skipped");
-            continue;
-        }
-        levels.push_back({i, l});
-    }
+    const std::vector<Level> levels = ImportedLevels(mesh, lodLevels, options.allLods, warnings);
 
     const bool colours = FileHasColours(mesh);
     UniqueNames names;
@@ -503,14 +523,7 @@ void BuildRobloxMeshScene(const RobloxMesh &mesh, const RobloxMeshSceneOptions &
             AddBones(out, skeleton, meshSkin);
             if (!poses.empty()) AddFacsMorphTargets(out, meshSkin, poses);
         }
-        auto *node = new aiNode("LOD" + std::to_string(levels[m].index));
-        node->mParent = root;
-        node->mNumMeshes = 1;
-        node->mMeshes = new unsigned[1]{static_cast<unsigned>(m)};
-        MetadataBuilder md;
-        md.Add(rbxkeys::kLodLevel, static_cast<std::int32_t>(levels[m].index));
-        node->mMetaData = md.Build();
-        root->mChildren[m] = node;
+        root->mChildren[m] = MakeLodNode(levels[m], static_cast<unsigned>(m), root);
     }
     if (skinned) {
         aiNode *skeletonNode = MakeSkeletonNode(mesh, skeleton);
