@@ -63,6 +63,30 @@ std::int32_t ZeroCode(const rbxmesh::QuantizedMatrix &m) {
     return static_cast<std::int32_t>(std::clamp(code, 0.0, 65535.0));
 }
 
+// Each face bone row's skeleton bone (-1 when the skeleton lacks it: warned, it does not move).
+std::vector<std::int64_t> FaceBonesInSkeleton(const FacsSkeleton &skeleton, const rbxmesh::FacsData &facs,
+                                              std::vector<std::string> &warnings) {
+    const std::size_t rows = facs.faceBoneNames.size();
+    const std::size_t boneCount = skeleton.names.size();
+    std::unordered_map<std::string, std::uint32_t> byName;
+    for (std::uint32_t b = 0; b < boneCount; ++b) byName.emplace(skeleton.names[b], b); // first of a name wins
+    std::vector<std::int64_t> faceBone(rows, -1);
+    std::string missing;
+    std::size_t missingCount = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+        const auto it = byName.find(facs.faceBoneNames[r]);
+        if (it != byName.end()) {
+            faceBone[r] = it->second;
+        } else if (missingCount++ < 8) {
+            missing += (missing.empty() ? "" : ", ") + facs.faceBoneNames[r];
+        }
+    }
+    if (missingCount != 0)
+        warnings.push_back("FACS: " + std::to_string(missingCount) + " face bone(s) not in the skeleton (" + missing +
+                           (missingCount > 8 ? ", ..." : "") + "); they do not move");
+    return faceBone;
+}
+
 } // namespace
 
 Mat4 FacsPoseDelta(float px, float py, float pz, float rxDeg, float ryDeg, float rzDeg) {
@@ -91,22 +115,7 @@ std::vector<FacsPose> ComputeFacsPoses(const FacsSkeleton &skeleton, const rbxme
                            std::to_string(expected));
 
     const std::size_t boneCount = skeleton.names.size();
-    std::unordered_map<std::string, std::uint32_t> byName;
-    for (std::uint32_t b = 0; b < boneCount; ++b) byName.emplace(skeleton.names[b], b); // first of a name wins
-    std::vector<std::int64_t> faceBone(rows, -1);
-    std::string missing;
-    std::size_t missingCount = 0;
-    for (std::size_t r = 0; r < rows; ++r) {
-        const auto it = byName.find(facs.faceBoneNames[r]);
-        if (it != byName.end()) {
-            faceBone[r] = it->second;
-        } else if (missingCount++ < 8) {
-            missing += (missing.empty() ? "" : ", ") + facs.faceBoneNames[r];
-        }
-    }
-    if (missingCount != 0)
-        warnings.push_back("FACS: " + std::to_string(missingCount) + " face bone(s) not in the skeleton (" + missing +
-                           (missingCount > 8 ? ", ..." : "") + "); they do not move");
+    const std::vector<std::int64_t> faceBone = FaceBonesInSkeleton(skeleton, facs, warnings);
 
     std::int32_t zeroCodes[6];
     for (int k = 0; k < 6; ++k) zeroCodes[k] = ZeroCode(*matrices[k]);
