@@ -719,15 +719,15 @@ TEST(Cli, JsonWriterProducesParseableDocuments) {
     json.Key("tenth");
     json.Number(0.1f);
     json.Key("big");
-    json.UInt(18446744073709551615ull);
+    json.unsignedInteger(18446744073709551615ull);
     json.Key("neg");
-    json.Int(-5);
+    json.integer(-5);
     json.Key("empty");
     json.BeginArray();
     json.EndArray();
     json.Key("inline");
     json.BeginArray(true);
-    json.Bool(true);
+    json.boolean(true);
     json.Null();
     json.String("\xFF");
     json.EndArray();

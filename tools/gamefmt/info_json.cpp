@@ -67,15 +67,15 @@ void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth)
         switch (entry.mType) {
         case AI_BOOL:
             type("bool");
-            json.Bool(*static_cast<const bool *>(entry.mData));
+            json.boolean(*static_cast<const bool *>(entry.mData));
             break;
         case AI_INT32:
             type("int32");
-            json.Int(*static_cast<const std::int32_t *>(entry.mData));
+            json.integer(*static_cast<const std::int32_t *>(entry.mData));
             break;
         case AI_UINT64:
             type("uint64");
-            json.UInt(*static_cast<const std::uint64_t *>(entry.mData));
+            json.unsignedInteger(*static_cast<const std::uint64_t *>(entry.mData));
             break;
         case AI_FLOAT:
             type("float");
@@ -103,13 +103,13 @@ void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth)
 #ifdef GAMEFMT_HAVE_AI_INT64
         case AI_INT64:
             type("int64");
-            json.Int(*static_cast<const std::int64_t *>(entry.mData));
+            json.integer(*static_cast<const std::int64_t *>(entry.mData));
             break;
 #endif
 #ifdef GAMEFMT_HAVE_AI_UINT32
         case AI_UINT32:
             type("uint32");
-            json.UInt(*static_cast<const std::uint32_t *>(entry.mData));
+            json.unsignedInteger(*static_cast<const std::uint32_t *>(entry.mData));
             break;
 #endif
         default:
@@ -146,7 +146,7 @@ void WriteMaterialList(JsonWriter &json, const aiScene &scene) {
     for (unsigned i = 0; i < scene.mNumMaterials; ++i) {
         json.BeginObject(true);
         json.Key("index");
-        json.UInt(i);
+        json.unsignedInteger(i);
         json.Key("name");
         WriteMaterialName(json, scene, i);
         json.EndObject();
@@ -163,19 +163,19 @@ void WriteTextureList(JsonWriter &json, const aiScene &scene) {
         if (texture == nullptr) continue;
         json.BeginObject(true);
         json.Key("index");
-        json.UInt(i);
+        json.unsignedInteger(i);
         json.Key("formatHint");
         json.String(std::string_view(texture->achFormatHint, strnlen(texture->achFormatHint, HINTMAXTEXTURELEN)));
         json.Key("compressed");
-        json.Bool(texture->mHeight == 0);
+        json.boolean(texture->mHeight == 0);
         if (texture->mHeight == 0) {
             json.Key("bytes");
-            json.UInt(texture->mWidth);
+            json.unsignedInteger(texture->mWidth);
         } else {
             json.Key("width");
-            json.UInt(texture->mWidth);
+            json.unsignedInteger(texture->mWidth);
             json.Key("height");
-            json.UInt(texture->mHeight);
+            json.unsignedInteger(texture->mHeight);
         }
         WriteOptionalString(json, "filename", std::string(View(texture->mFilename)));
         json.EndObject();
@@ -192,21 +192,21 @@ void WriteMeshList(JsonWriter &json, const aiScene &scene) {
         if (mesh == nullptr) continue;
         json.BeginObject(true);
         json.Key("index");
-        json.UInt(i);
+        json.unsignedInteger(i);
         json.Key("name");
         json.String(View(mesh->mName));
         json.Key("vertices");
-        json.UInt(mesh->mNumVertices);
+        json.unsignedInteger(mesh->mNumVertices);
         json.Key("faces");
-        json.UInt(mesh->mNumFaces);
+        json.unsignedInteger(mesh->mNumFaces);
         json.Key("material");
-        json.UInt(mesh->mMaterialIndex);
+        json.unsignedInteger(mesh->mMaterialIndex);
         json.Key("materialName");
         WriteMaterialName(json, scene, mesh->mMaterialIndex);
         json.Key("bones");
-        json.UInt(mesh->mNumBones);
+        json.unsignedInteger(mesh->mNumBones);
         json.Key("morphTargets");
-        json.UInt(mesh->mNumAnimMeshes);
+        json.unsignedInteger(mesh->mNumAnimMeshes);
         json.Key("primitiveTypes");
         WritePrimitiveTypes(json, mesh->mPrimitiveTypes);
         json.EndObject();
@@ -223,7 +223,7 @@ void WriteAnimationList(JsonWriter &json, const aiScene &scene) {
         if (anim == nullptr) continue;
         json.BeginObject(true);
         json.Key("index");
-        json.UInt(i);
+        json.unsignedInteger(i);
         json.Key("name");
         json.String(View(anim->mName));
         json.Key("durationTicks");
@@ -231,11 +231,11 @@ void WriteAnimationList(JsonWriter &json, const aiScene &scene) {
         json.Key("ticksPerSecond");
         json.Number(anim->mTicksPerSecond);
         json.Key("nodeChannels");
-        json.UInt(anim->mNumChannels);
+        json.unsignedInteger(anim->mNumChannels);
         json.Key("meshChannels");
-        json.UInt(anim->mNumMeshChannels);
+        json.unsignedInteger(anim->mNumMeshChannels);
         json.Key("morphChannels");
-        json.UInt(anim->mNumMorphMeshChannels);
+        json.unsignedInteger(anim->mNumMorphMeshChannels);
         json.EndObject();
     }
     json.EndArray();
@@ -251,19 +251,19 @@ void WriteNodeList(JsonWriter &json, const InfoInput &input) {
         const bool withMetadata = input.verbose && node.mMetaData != nullptr;
         json.BeginObject(!withMetadata && !input.verbose);
         json.Key("index");
-        json.UInt(index);
+        json.unsignedInteger(index);
         json.Key("name");
         json.String(View(node.mName));
         json.Key("parent");
         if (parent < 0)
             json.Null();
         else
-            json.Int(parent);
+            json.integer(parent);
         json.Key("depth");
-        json.UInt(depth);
+        json.unsignedInteger(depth);
         json.Key("meshes");
         json.BeginArray(true);
-        for (unsigned i = 0; i < node.mNumMeshes; ++i) json.UInt(node.mMeshes[i]);
+        for (unsigned i = 0; i < node.mNumMeshes; ++i) json.unsignedInteger(node.mMeshes[i]);
         json.EndArray();
         if (input.verbose) {
             const aiMatrix4x4 &m = node.mTransformation;
@@ -297,7 +297,7 @@ void WriteLists(JsonWriter &json, const InfoInput &input) {
         json.BeginObject();
         for (const auto &[name, count] : classes) {
             json.Key(name);
-            json.UInt(count);
+            json.unsignedInteger(count);
         }
         json.EndObject();
     }
@@ -321,43 +321,43 @@ void WriteInfoJson(const InfoInput &input, std::ostream &out) {
     WriteOptionalString(json, "format", MetadataString(scene.mMetaData, AI_METADATA_SOURCE_FORMAT));
     WriteOptionalString(json, "formatVersion", MetadataString(scene.mMetaData, AI_METADATA_SOURCE_FORMAT_VERSION));
     json.Key("incomplete");
-    json.Bool((scene.mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0);
+    json.boolean((scene.mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0);
     json.Key("postProcessing");
     json.String(input.stepsApplied ? DescribeSteps(input.stepsApplied) : "none");
     json.Key("memoryBytes");
-    json.UInt(input.memory.total);
+    json.unsignedInteger(input.memory.total);
 
     json.Key("counts");
     json.BeginObject();
     json.Key("nodes");
-    json.UInt(stats.nodes);
+    json.unsignedInteger(stats.nodes);
     json.Key("maxDepth");
-    json.UInt(stats.maxDepth);
+    json.unsignedInteger(stats.maxDepth);
     json.Key("meshes");
-    json.UInt(scene.mNumMeshes);
+    json.unsignedInteger(scene.mNumMeshes);
     json.Key("animations");
-    json.UInt(scene.mNumAnimations);
+    json.unsignedInteger(scene.mNumAnimations);
     json.Key("textures");
-    json.UInt(scene.mNumTextures);
+    json.unsignedInteger(scene.mNumTextures);
     json.Key("materials");
-    json.UInt(scene.mNumMaterials);
+    json.unsignedInteger(scene.mNumMaterials);
     json.Key("cameras");
-    json.UInt(scene.mNumCameras);
+    json.unsignedInteger(scene.mNumCameras);
     json.Key("lights");
-    json.UInt(scene.mNumLights);
+    json.unsignedInteger(scene.mNumLights);
     json.Key("vertices");
-    json.UInt(stats.vertices);
+    json.unsignedInteger(stats.vertices);
     json.Key("faces");
-    json.UInt(stats.faces);
+    json.unsignedInteger(stats.faces);
     json.Key("bones");
-    json.UInt(stats.bones);
+    json.unsignedInteger(stats.bones);
     json.Key("animationChannels");
-    json.UInt(stats.animationChannels);
+    json.unsignedInteger(stats.animationChannels);
     json.EndObject();
     json.Key("averageFacesPerMesh");
-    json.UInt(scene.mNumMeshes ? stats.faces / scene.mNumMeshes : 0);
+    json.unsignedInteger(scene.mNumMeshes ? stats.faces / scene.mNumMeshes : 0);
     json.Key("averageVertsPerMesh");
-    json.UInt(scene.mNumMeshes ? stats.vertices / scene.mNumMeshes : 0);
+    json.unsignedInteger(scene.mNumMeshes ? stats.vertices / scene.mNumMeshes : 0);
     json.Key("primitiveTypes");
     WritePrimitiveTypes(json, stats.primitiveTypes);
     json.Key("bounds");
@@ -370,7 +370,7 @@ void WriteInfoJson(const InfoInput &input, std::ostream &out) {
         json.Key("center");
         WritePoint(json, (stats.min + stats.max) * 0.5f);
         json.Key("approximate");
-        json.Bool(stats.boundsApproximate);
+        json.boolean(stats.boundsApproximate);
         json.EndObject();
     } else {
         json.Null();

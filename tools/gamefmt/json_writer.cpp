@@ -71,7 +71,7 @@ void JsonWriter::String(std::string_view value) {
     Raw(JsonQuote(value));
 }
 
-void JsonWriter::Bool(bool value) {
+void JsonWriter::boolean(bool value) {
     BeforeValue();
     Raw(value ? "true" : "false");
 }
@@ -81,14 +81,14 @@ void JsonWriter::Null() {
     Raw("null");
 }
 
-void JsonWriter::Int(std::int64_t value) {
+void JsonWriter::integer(std::int64_t value) {
     BeforeValue();
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     Raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
 }
 
-void JsonWriter::UInt(std::uint64_t value) {
+void JsonWriter::unsignedInteger(std::uint64_t value) {
     BeforeValue();
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);

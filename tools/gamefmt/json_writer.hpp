@@ -25,10 +25,10 @@ public:
     void Key(std::string_view key); // inside an object, before each value
 
     void String(std::string_view value);
-    void Bool(bool value);
+    void boolean(bool value);
     void Null();
-    void Int(std::int64_t value);
-    void UInt(std::uint64_t value);
+    void integer(std::int64_t value);
+    void unsignedInteger(std::uint64_t value);
     void Number(double value); // shortest round-trip form; null if not finite
     void Number(float value);
 
