@@ -53,10 +53,10 @@ public:
     std::uint64_t u64be() { return readBE<std::uint64_t>(); }
     std::int64_t i64le() { return static_cast<std::int64_t>(readLE<std::uint64_t>()); }
     std::int64_t i64be() { return static_cast<std::int64_t>(readBE<std::uint64_t>()); }
-    float f32le() { return bitCast<float>(readLE<std::uint32_t>()); }
-    float f32be() { return bitCast<float>(readBE<std::uint32_t>()); }
-    double f64le() { return bitCast<double>(readLE<std::uint64_t>()); }
-    double f64be() { return bitCast<double>(readBE<std::uint64_t>()); }
+    float f32le() { return BitCast<float>(readLE<std::uint32_t>()); }
+    float f32be() { return BitCast<float>(readBE<std::uint32_t>()); }
+    double f64le() { return BitCast<double>(readLE<std::uint64_t>()); }
+    double f64be() { return BitCast<double>(readBE<std::uint64_t>()); }
 
     // A pointer to the next `n` bytes, which the cursor then passes.
     const std::uint8_t *take(std::size_t n) {
@@ -156,7 +156,7 @@ private:
         for (std::size_t i = 0; i < sizeof(T); ++i) v = static_cast<T>((v << 8) | p[i]);
         return v;
     }
-    template <typename To, typename From> static To bitCast(From from) {
+    template <typename To, typename From> static To BitCast(From from) {
         static_assert(sizeof(To) == sizeof(From), "size mismatch");
         To to;
         std::memcpy(&to, &from, sizeof(To));

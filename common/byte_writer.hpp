@@ -36,10 +36,10 @@ public:
     void u64be(std::uint64_t v) { putBE(v); }
     void i64le(std::int64_t v) { putLE(static_cast<std::uint64_t>(v)); }
     void i64be(std::int64_t v) { putBE(static_cast<std::uint64_t>(v)); }
-    void f32le(float v) { putLE(bitCast<std::uint32_t>(v)); }
-    void f32be(float v) { putBE(bitCast<std::uint32_t>(v)); }
-    void f64le(double v) { putLE(bitCast<std::uint64_t>(v)); }
-    void f64be(double v) { putBE(bitCast<std::uint64_t>(v)); }
+    void f32le(float v) { putLE(BitCast<std::uint32_t>(v)); }
+    void f32be(float v) { putBE(BitCast<std::uint32_t>(v)); }
+    void f64le(double v) { putLE(BitCast<std::uint64_t>(v)); }
+    void f64be(double v) { putBE(BitCast<std::uint64_t>(v)); }
 
     void bytes(const void *data, std::size_t n) {
         if (n == 0) return;
@@ -96,7 +96,7 @@ private:
         for (std::size_t i = 0; i < sizeof(T); ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * (sizeof(T) - 1 - i)));
         mData.insert(mData.end(), b, b + sizeof(T));
     }
-    template <typename To, typename From> static To bitCast(From from) {
+    template <typename To, typename From> static To BitCast(From from) {
         static_assert(sizeof(To) == sizeof(From), "size mismatch");
         To to;
         std::memcpy(&to, &from, sizeof(To));

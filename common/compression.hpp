@@ -20,7 +20,7 @@ namespace gamefmt {
 // normally; maxOutput bounds everything, including that allowance. A declared size above the ceiling
 // is rejected before any allocation, and InflateZlibUnknownSize never grows its buffer past it.
 struct DecompressionLimits {
-    static constexpr std::uint64_t kMinAllowance = 64 * 1024;
+    static constexpr std::uint64_t kMinAllowance = std::uint64_t(64) << 10;
 
     std::uint64_t maxOutput = std::uint64_t(1) << 30; // 1 GiB
     std::uint64_t maxRatio = 1024;                    // output bytes per input byte

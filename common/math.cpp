@@ -7,7 +7,7 @@
 namespace gamefmt {
 
 Quat Quat::FromAxisAngle(const Vec3 &axis, float radians) {
-    const Vec3 a = axis.Normalized();
+    const Vec3 a = axis.normalized();
     if (a == Vec3()) return Quat();
     const float half = radians * 0.5f;
     const float s = std::sin(half);
@@ -33,10 +33,10 @@ Quat Quat::FromMatrix(const Mat4 &mat) {
         const float s = 2.0f * std::sqrt(1.0f + m[2][2] - m[0][0] - m[1][1]);
         q = {(m[1][0] - m[0][1]) / s, (m[0][2] + m[2][0]) / s, (m[1][2] + m[2][1]) / s, 0.25f * s};
     }
-    return q.Normalized();
+    return q.normalized();
 }
 
-Mat4 Quat::ToMatrix() const {
+Mat4 Quat::toMatrix() const {
     Mat4 r;
     r.m[0][0] = 1.0f - 2.0f * (y * y + z * z);
     r.m[0][1] = 2.0f * (x * y - z * w);
@@ -76,10 +76,10 @@ Mat4 Mat4::FromRowMajor3x4(const float *rotation, const Vec3 &translation) {
     return r;
 }
 
-void Mat4::ToRowMajor3x4(float *rotation, Vec3 &translation) const {
+void Mat4::toRowMajor3x4(float *rotation, Vec3 &position) const {
     for (int row = 0; row < 3; ++row)
         for (int col = 0; col < 3; ++col) rotation[row * 3 + col] = m[row][col];
-    translation = Translation();
+    position = translation();
 }
 
 Mat4 Mat4::operator*(const Mat4 &o) const {
@@ -97,7 +97,7 @@ bool Mat4::operator==(const Mat4 &o) const {
     return true;
 }
 
-Mat4 Mat4::Transpose() const {
+Mat4 Mat4::transpose() const {
     Mat4 r;
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) r.m[i][j] = m[j][i];
@@ -141,12 +141,12 @@ template <typename T> double Adjugate(const T (&m)[4][4], double (&adj)[4][4]) {
 
 } // namespace
 
-float Mat4::Determinant() const {
+float Mat4::determinant() const {
     double adj[4][4];
     return static_cast<float>(Adjugate(m, adj));
 }
 
-std::optional<Mat4> Mat4::Inverse() const {
+std::optional<Mat4> Mat4::inverse() const {
     double adj[4][4];
     const double det = Adjugate(m, adj);
     if (det == 0.0 || !std::isfinite(det)) return std::nullopt;
@@ -173,7 +173,7 @@ Mat4d Mat4d::operator*(const Mat4d &o) const {
     return r;
 }
 
-std::optional<Mat4d> Mat4d::Inverse() const {
+std::optional<Mat4d> Mat4d::inverse() const {
     double adj[4][4];
     const double det = Adjugate(m, adj);
     if (det == 0.0 || !std::isfinite(det)) return std::nullopt;
@@ -187,7 +187,7 @@ std::optional<Mat4d> Mat4d::Inverse() const {
     return r;
 }
 
-Mat4 Mat4d::ToFloat() const {
+Mat4 Mat4d::toFloat() const {
     Mat4 r;
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) r.m[i][j] = static_cast<float>(m[i][j]);

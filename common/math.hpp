@@ -29,13 +29,13 @@ struct Vec3 {
     constexpr bool operator==(const Vec3 &o) const { return x == o.x && y == o.y && z == o.z; }
     constexpr bool operator!=(const Vec3 &o) const { return !(*this == o); }
 
-    constexpr float Dot(const Vec3 &o) const { return x * o.x + y * o.y + z * o.z; }
-    constexpr Vec3 Cross(const Vec3 &o) const { return {y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x}; }
-    constexpr float LengthSquared() const { return Dot(*this); }
-    float Length() const { return std::sqrt(LengthSquared()); }
+    constexpr float dot(const Vec3 &o) const { return x * o.x + y * o.y + z * o.z; }
+    constexpr Vec3 cross(const Vec3 &o) const { return {y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x}; }
+    constexpr float lengthSquared() const { return dot(*this); }
+    float length() const { return std::sqrt(lengthSquared()); }
     // The zero vector stays zero rather than becoming NaN.
-    Vec3 Normalized() const {
-        const float len = Length();
+    Vec3 normalized() const {
+        const float len = length();
         return len > 0 ? *this * (1.0f / len) : Vec3();
     }
 };
@@ -65,23 +65,23 @@ struct Quat {
     constexpr bool operator==(const Quat &o) const { return w == o.w && x == o.x && y == o.y && z == o.z; }
     constexpr bool operator!=(const Quat &o) const { return !(*this == o); }
 
-    constexpr Quat Conjugate() const { return {w, -x, -y, -z}; }
-    constexpr float Dot(const Quat &o) const { return w * o.w + x * o.x + y * o.y + z * o.z; }
-    float Length() const { return std::sqrt(Dot(*this)); }
+    constexpr Quat conjugate() const { return {w, -x, -y, -z}; }
+    constexpr float dot(const Quat &o) const { return w * o.w + x * o.x + y * o.y + z * o.z; }
+    float length() const { return std::sqrt(dot(*this)); }
     // A zero quaternion becomes the identity rather than NaN.
-    Quat Normalized() const {
-        const float len = Length();
+    Quat normalized() const {
+        const float len = length();
         if (!(len > 0)) return Quat();
         const float inv = 1.0f / len;
         return {w * inv, x * inv, y * inv, z * inv};
     }
     // Rotates `v` by this unit quaternion (q v q*, without forming the products).
-    constexpr Vec3 Rotate(const Vec3 &v) const {
+    constexpr Vec3 rotate(const Vec3 &v) const {
         const Vec3 u(x, y, z);
-        const Vec3 t = u.Cross(v) * 2.0f;
-        return v + t * w + u.Cross(t);
+        const Vec3 t = u.cross(v) * 2.0f;
+        return v + t * w + u.cross(t);
     }
-    Mat4 ToMatrix() const;
+    Mat4 toMatrix() const;
 };
 
 struct Mat4 {
@@ -92,35 +92,35 @@ struct Mat4 {
     static constexpr Mat4 Identity() { return Mat4(); }
     static Mat4 FromTranslation(const Vec3 &t);
     static Mat4 FromScale(const Vec3 &s);
-    static Mat4 FromRotation(const Quat &q) { return q.ToMatrix(); }
+    static Mat4 FromRotation(const Quat &q) { return q.toMatrix(); }
     // The Roblox CFrame layout: `rotation` holds the 9 floats R00 R01 R02 R10 R11 R12 R20 R21 R22 and
     // the matrix is rows (R00 R01 R02 X) (R10 R11 R12 Y) (R20 R21 R22 Z) (0 0 0 1).
     static Mat4 FromRowMajor3x4(const float *rotation, const Vec3 &translation);
     // The inverse of FromRowMajor3x4 for an affine matrix: writes 9 floats to `rotation`.
-    void ToRowMajor3x4(float *rotation, Vec3 &translation) const;
+    void toRowMajor3x4(float *rotation, Vec3 &position) const;
 
     Mat4 operator*(const Mat4 &o) const;
     bool operator==(const Mat4 &o) const;
     bool operator!=(const Mat4 &o) const { return !(*this == o); }
 
     // Affine use, as aiMatrix4x4 * aiVector3D: the bottom row is ignored (no perspective divide).
-    Vec3 TransformPoint(const Vec3 &p) const {
+    Vec3 transformPoint(const Vec3 &p) const {
         return {m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3],
                 m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3],
                 m[2][0] * p.x + m[2][1] * p.y + m[2][2] * p.z + m[2][3]};
     }
     // The upper-left 3x3 only: directions and offsets, which translation must not move.
-    Vec3 TransformVector(const Vec3 &v) const {
+    Vec3 transformVector(const Vec3 &v) const {
         return {m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z, m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
                 m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z};
     }
-    Vec3 Translation() const { return {m[0][3], m[1][3], m[2][3]}; }
+    Vec3 translation() const { return {m[0][3], m[1][3], m[2][3]}; }
 
-    Mat4 Transpose() const;
-    float Determinant() const;
+    Mat4 transpose() const;
+    float determinant() const;
     // The general 4x4 inverse (computed in double), or nullopt when the matrix is singular or its
     // inverse is not representable in float.
-    std::optional<Mat4> Inverse() const;
+    std::optional<Mat4> inverse() const;
 };
 
 // The same conventions in double, for chains of products (skeleton world matrices, bind matrices stored as
@@ -130,8 +130,8 @@ struct Mat4d {
 
     Mat4d operator*(const Mat4d &o) const;
     // nullopt when singular or not finite.
-    std::optional<Mat4d> Inverse() const;
-    Mat4 ToFloat() const;
+    std::optional<Mat4d> inverse() const;
+    Mat4 toFloat() const;
     static Mat4d FromFloat(const Mat4 &f);
 };
 

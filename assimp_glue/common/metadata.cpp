@@ -76,7 +76,7 @@ int FindKey(const aiMetadata &md, std::string_view key) {
 
 // ---------------------------------------------------------------- writing
 
-void MetadataBuilder::AddEntry(std::string_view key, aiMetadataType type, std::uint64_t bits) {
+void MetadataBuilder::addEntry(std::string_view key, aiMetadataType type, std::uint64_t bits) {
     Entry e;
     e.key = std::string(key);
     e.type = type;
@@ -84,53 +84,53 @@ void MetadataBuilder::AddEntry(std::string_view key, aiMetadataType type, std::u
     mEntries.push_back(std::move(e));
 }
 
-void MetadataBuilder::Add(std::string_view key, bool value) {
-    AddEntry(key, AI_BOOL, value ? 1 : 0);
+void MetadataBuilder::add(std::string_view key, bool value) {
+    addEntry(key, AI_BOOL, value ? 1 : 0);
 }
-void MetadataBuilder::Add(std::string_view key, std::int32_t value) {
-    AddEntry(key, AI_INT32, static_cast<std::uint32_t>(value));
+void MetadataBuilder::add(std::string_view key, std::int32_t value) {
+    addEntry(key, AI_INT32, static_cast<std::uint32_t>(value));
 }
-void MetadataBuilder::Add(std::string_view key, std::uint64_t value) {
-    AddEntry(key, AI_UINT64, value);
+void MetadataBuilder::add(std::string_view key, std::uint64_t value) {
+    addEntry(key, AI_UINT64, value);
 }
-void MetadataBuilder::Add(std::string_view key, float value) {
+void MetadataBuilder::add(std::string_view key, float value) {
     std::uint32_t bits = 0;
     std::memcpy(&bits, &value, sizeof bits);
-    AddEntry(key, AI_FLOAT, bits);
+    addEntry(key, AI_FLOAT, bits);
 }
-void MetadataBuilder::Add(std::string_view key, double value) {
+void MetadataBuilder::add(std::string_view key, double value) {
     std::uint64_t bits = 0;
     std::memcpy(&bits, &value, sizeof bits);
-    AddEntry(key, AI_DOUBLE, bits);
+    addEntry(key, AI_DOUBLE, bits);
 }
-void MetadataBuilder::Add(std::string_view key, const aiVector3D &value) {
-    AddEntry(key, AI_AIVECTOR3D, 0);
+void MetadataBuilder::add(std::string_view key, const aiVector3D &value) {
+    addEntry(key, AI_AIVECTOR3D, 0);
     mEntries.back().vector = value;
 }
 
-void MetadataBuilder::Add(std::string_view key, std::string_view text) {
+void MetadataBuilder::add(std::string_view key, std::string_view text) {
     // Sanitised whole first, so the parts are cut at the boundaries of the text that is stored.
     std::string clean = glue::SanitizeForAiString(text, std::numeric_limits<std::size_t>::max());
     if (clean.size() <= kMetadataPartBytes) {
-        AddEntry(key, AI_AISTRING, 0);
+        addEntry(key, AI_AISTRING, 0);
         mEntries.back().text = std::move(clean);
         return;
     }
     const std::vector<std::string_view> parts = SplitUtf8(clean);
-    AddEntry(key, AI_UINT64, clean.size());
+    addEntry(key, AI_UINT64, clean.size());
     std::string partKey(key);
     partKey += '#';
     const std::size_t stem = partKey.size();
     for (std::size_t i = 0; i < parts.size(); ++i) {
         partKey.resize(stem);
         partKey += std::to_string(i);
-        AddEntry(partKey, AI_AISTRING, 0);
+        addEntry(partKey, AI_AISTRING, 0);
         mEntries.back().text = std::string(parts[i]);
     }
 }
 
-void MetadataBuilder::AddBlob(std::string_view key, const std::uint8_t *data, std::size_t size) {
-    Add(key, std::string_view(Base64Encode(data, size)));
+void MetadataBuilder::addBlob(std::string_view key, const std::uint8_t *data, std::size_t size) {
+    add(key, std::string_view(Base64Encode(data, size)));
 }
 
 void MetadataBuilder::Fill(aiMetadata &md, unsigned index, const Entry &e) {
@@ -169,17 +169,17 @@ void MetadataBuilder::Fill(aiMetadata &md, unsigned index, const Entry &e) {
     }
 }
 
-aiMetadata *MetadataBuilder::Build() const {
+aiMetadata *MetadataBuilder::build() const {
     if (mEntries.empty()) return nullptr;
     aiMetadata *md = aiMetadata::Alloc(static_cast<unsigned>(mEntries.size()));
     for (unsigned i = 0; i < mEntries.size(); ++i) Fill(*md, i, mEntries[i]);
     return md;
 }
 
-void MetadataBuilder::MergeInto(aiMetadata *&target) const {
+void MetadataBuilder::mergeInto(aiMetadata *&target) const {
     if (mEntries.empty()) return;
     if (target == nullptr) {
-        target = Build();
+        target = build();
         return;
     }
     // aiMetadata has no append in 5.2.5: rebuild with room for both (the old entries keep their order).

@@ -71,7 +71,7 @@ aiString ToAiString(std::string_view text) {
     return s;
 }
 
-std::string UniqueNames::Make(std::string_view wanted) {
+std::string UniqueNames::make(std::string_view wanted) {
     std::string base(wanted);
     auto [it, inserted] = mUsed.emplace(base, 1u);
     if (inserted) return base;
@@ -95,9 +95,9 @@ aiMaterial *MakeMaterial(std::string_view name, const aiColor4D &color) {
 
 void SetSourceAsset(aiScene *scene, std::string_view format, std::string_view version) {
     MetadataBuilder md;
-    md.Add(AI_METADATA_SOURCE_FORMAT, format);
-    if (!version.empty()) md.Add(AI_METADATA_SOURCE_FORMAT_VERSION, version);
-    md.MergeInto(scene->mMetaData);
+    md.add(AI_METADATA_SOURCE_FORMAT, format);
+    if (!version.empty()) md.add(AI_METADATA_SOURCE_FORMAT_VERSION, version);
+    md.mergeInto(scene->mMetaData);
 }
 
 void LogWarn(const std::string &message) {

@@ -32,8 +32,8 @@ aiString ToAiString(std::string_view text);
 // (skipping any name already taken).
 class UniqueNames {
 public:
-    std::string Make(std::string_view wanted);
-    bool Taken(const std::string &name) const { return mUsed.count(name) != 0; }
+    std::string make(std::string_view wanted);
+    bool taken(const std::string &name) const { return mUsed.count(name) != 0; }
 
 private:
     std::unordered_map<std::string, unsigned> mUsed; // name -> next suffix to try
@@ -69,7 +69,7 @@ void LogDebug(const std::string &message);
 class WarningSink {
 public:
     WarningSink(std::vector<std::string> &sink, std::string logPrefix) : mSink(sink), mPrefix(std::move(logPrefix)) {}
-    void Add(const std::string &text) {
+    void add(const std::string &text) {
         if (!mSeen.insert(text).second) return;
         mSink.push_back(text);
         LogWarn(mPrefix + text);

@@ -27,16 +27,16 @@ public:
     explicit Output(const ByteSink *sink) : mSink(sink) {
         if (mSink != nullptr) mText.reserve(kPieceBytes + 4096);
     }
-    void Add(const char *text) { mText += text; }
-    void Add(const std::string &text) { mText += text; }
-    void Add(char c) { mText += c; }
-    void Flush(bool always) {
+    void add(const char *text) { mText += text; }
+    void add(const std::string &text) { mText += text; }
+    void add(char c) { mText += c; }
+    void flush(bool always) {
         if (!always && mText.size() < kPieceBytes) return;
         mTotal += mText.size();
         if (mSink != nullptr && !mText.empty()) (*mSink)(mText.data(), mText.size());
         mText.clear();
     }
-    std::size_t Total() const { return mTotal + mText.size(); }
+    std::size_t total() const { return mTotal + mText.size(); }
 
 private:
     const ByteSink *mSink;
@@ -74,47 +74,47 @@ std::size_t WriteJson(const aiScene &scene, Output &out) {
         childCount.push_back(order.size() - firstChild.back());
     }
 
-    out.Add("{\"asset\":{\"version\":\"2.0\",\"generator\":\"gamefmt ");
-    out.Add(Version());
-    out.Add("\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[");
+    out.add("{\"asset\":{\"version\":\"2.0\",\"generator\":\"gamefmt ");
+    out.add(Version());
+    out.add("\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[");
     std::size_t lostMatrices = 0;
     char number[32];
     for (std::size_t i = 0; i < order.size(); ++i) {
         const aiNode &node = *order[i];
-        out.Add(i == 0 ? "{" : ",{");
+        out.add(i == 0 ? "{" : ",{");
         bool first = true;
         if (node.mName.length != 0) {
-            out.Add("\"name\":");
-            out.Add(JsonQuote(std::string_view(node.mName.data, node.mName.length)));
+            out.add("\"name\":");
+            out.add(JsonQuote(std::string_view(node.mName.data, node.mName.length)));
             first = false;
         }
         const std::size_t children = childCount[i];
         if (children != 0) {
-            out.Add(first ? "\"children\":[" : ",\"children\":[");
+            out.add(first ? "\"children\":[" : ",\"children\":[");
             for (std::size_t c = 0; c < children; ++c) {
                 std::snprintf(number, sizeof number, c == 0 ? "%zu" : ",%zu", firstChild[i] + c);
-                out.Add(number);
+                out.add(number);
             }
-            out.Add(']');
+            out.add(']');
             first = false;
         }
         ai_real values[16];
         if (!IsIdentity(node.mTransformation)) {
             if (ColumnMajor(node.mTransformation, values)) {
-                out.Add(first ? "\"matrix\":[" : ",\"matrix\":[");
+                out.add(first ? "\"matrix\":[" : ",\"matrix\":[");
                 for (int k = 0; k < 16; ++k) {
                     std::snprintf(number, sizeof number, k == 0 ? "%.9g" : ",%.9g", static_cast<double>(values[k]));
-                    out.Add(number);
+                    out.add(number);
                 }
-                out.Add(']');
+                out.add(']');
             } else {
                 ++lostMatrices;
             }
         }
-        out.Add('}');
-        out.Flush(false);
+        out.add('}');
+        out.flush(false);
     }
-    out.Add("]}");
+    out.add("]}");
     return lostMatrices;
 }
 
@@ -133,12 +133,12 @@ std::size_t WriteNodeOnlyGltf(const aiScene &scene, bool binary, const ByteSink 
     if (!binary) {
         Output out(&sink);
         const std::size_t lost = WriteJson(scene, out);
-        out.Flush(true);
+        out.flush(true);
         return lost;
     }
     Output measure(nullptr);
     WriteJson(scene, measure);
-    const std::size_t json = measure.Total();
+    const std::size_t json = measure.total();
     const std::size_t padded = (json + 3) / 4 * 4;
     if (12 + 8 + padded > 0xFFFFFFFFu) throw std::runtime_error("the glTF JSON is over 4 GiB, more than glb can hold");
     std::string header = "glTF";
@@ -149,8 +149,8 @@ std::size_t WriteNodeOnlyGltf(const aiScene &scene, bool binary, const ByteSink 
     sink(header.data(), header.size());
     Output out(&sink);
     const std::size_t lost = WriteJson(scene, out);
-    out.Add(std::string(padded - json, ' '));
-    out.Flush(true);
+    out.add(std::string(padded - json, ' '));
+    out.flush(true);
     return lost;
 }
 

@@ -211,7 +211,7 @@ std::vector<Instance> WalkScene(const aiScene &scene) {
 
 struct Transform {
     aiMatrix4x4 matrix;
-    aiMatrix3x3 normal; // cofactor matrix times the determinant's sign
+    aiMatrix3x3 normalMatrix; // cofactor matrix times the determinant's sign
     bool mirrored = false;
 
     explicit Transform(const aiMatrix4x4 &m) : matrix(m) {
@@ -225,16 +225,16 @@ struct Transform {
         const double det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2];
         mirrored = det < 0;
         const double sign = mirrored ? -1.0 : 1.0;
-        normal = aiMatrix3x3(float(sign * cof[0][0]), float(sign * cof[0][1]), float(sign * cof[0][2]),
-                             float(sign * cof[1][0]), float(sign * cof[1][1]), float(sign * cof[1][2]),
-                             float(sign * cof[2][0]), float(sign * cof[2][1]), float(sign * cof[2][2]));
+        normalMatrix = aiMatrix3x3(float(sign * cof[0][0]), float(sign * cof[0][1]), float(sign * cof[0][2]),
+                                   float(sign * cof[1][0]), float(sign * cof[1][1]), float(sign * cof[1][2]),
+                                   float(sign * cof[2][0]), float(sign * cof[2][1]), float(sign * cof[2][2]));
     }
-    Float3 Point(const aiVector3D &p) const {
+    Float3 point(const aiVector3D &p) const {
         const aiVector3D q = matrix * p;
         return {q.x, q.y, q.z};
     }
-    Float3 Normal(const aiVector3D &n) const {
-        const aiVector3D q = normal * n;
+    Float3 normal(const aiVector3D &n) const {
+        const aiVector3D q = normalMatrix * n;
         return {q.x, q.y, q.z};
     }
 };
@@ -472,10 +472,10 @@ private:
         if (animated && mFrame0Listed && mesh.mAnimMeshes[0] != nullptr && mesh.mAnimMeshes[0]->mNormals != nullptr &&
             mesh.mAnimMeshes[0]->mNumVertices == mesh.mNumVertices)
             baseNormals = mesh.mAnimMeshes[0]->mNormals;
-        for (unsigned v = 0; v < mesh.mNumVertices; ++v) input.positions.push_back(transform.Point(basePositions[v]));
+        for (unsigned v = 0; v < mesh.mNumVertices; ++v) input.positions.push_back(transform.point(basePositions[v]));
         if (baseNormals != nullptr) {
             if (input.normals.size() < base) input.normals.resize(base, Float3{0, 0, 0});
-            for (unsigned v = 0; v < mesh.mNumVertices; ++v) input.normals.push_back(transform.Normal(baseNormals[v]));
+            for (unsigned v = 0; v < mesh.mNumVertices; ++v) input.normals.push_back(transform.normal(baseNormals[v]));
         }
         const aiVector3D *uv = mesh.mTextureCoords[0];
         if (uv != nullptr) {
@@ -490,12 +490,12 @@ private:
         for (unsigned k = 1; k < mFrameCount; ++k) {
             if (mMorph != nullptr) {
                 const std::vector<aiVector3D> pose = MorphPose(mesh, channel, mKeyTimes[k - 1]);
-                for (const aiVector3D &p : pose) input.frames[k - 1].push_back(transform.Point(p));
+                for (const aiVector3D &p : pose) input.frames[k - 1].push_back(transform.point(p));
                 continue;
             }
             const aiVector3D *positions = !animated ? basePositions : animPositions(mFrame0Listed ? k : k - 1);
             for (unsigned v = 0; v < mesh.mNumVertices; ++v)
-                input.frames[k - 1].push_back(transform.Point(positions[v]));
+                input.frames[k - 1].push_back(transform.point(positions[v]));
         }
     }
 

@@ -92,17 +92,17 @@ public:
     }
 
     // The first existing `name` (as given, UPPER, lower) in `dirs`; nullopt when none.
-    std::optional<std::string> Find(const std::string &name, const std::vector<std::string> &dirs) const {
+    std::optional<std::string> find(const std::string &name, const std::vector<std::string> &dirs) const {
         for (const std::string &dir : dirs)
             for (const std::string &variant : {name, Upper(name), AsciiLower(name)}) {
                 const std::string path = Join(dir, variant);
-                if (Exists(path)) return path;
+                if (exists(path)) return path;
             }
         return std::nullopt;
     }
-    std::optional<std::string> Find(const std::string &name) const { return Find(name, mDirs); }
+    std::optional<std::string> find(const std::string &name) const { return find(name, mDirs); }
 
-    bool Exists(const std::string &path) const {
+    bool exists(const std::string &path) const {
         try {
             return mIo != nullptr && mIo->Exists(path.c_str());
         } catch (...) {
@@ -110,21 +110,21 @@ public:
         }
     }
 
-    std::vector<std::uint8_t> Read(const std::string &path) const { return ReadAll(mIo, path, redguard::kFormatName); }
+    std::vector<std::uint8_t> read(const std::string &path) const { return ReadAll(mIo, path, redguard::kFormatName); }
 
-    const redguard::TexBank *Bank(unsigned number) {
+    const redguard::TexBank *bank(unsigned number) {
         const auto cached = mBanks.find(number);
         if (cached != mBanks.end()) return cached->second ? &*cached->second : nullptr;
         std::optional<redguard::TexBank> bank;
         char name[32];
         std::snprintf(name, sizeof(name), "TEXBSI.%03u", number);
-        const std::optional<std::string> path = Find(name);
+        const std::optional<std::string> path = find(name);
         if (!path) {
-            Warn(std::string(name) + " not found (searched " + SearchedText() +
+            Warn(std::string(name) + " not found (searched " + searchedText() +
                  "); its materials stay untextured (set GAMEFMT_RG_ASSET_DIR)");
         } else {
             try {
-                const std::vector<std::uint8_t> bytes = Read(*path);
+                const std::vector<std::uint8_t> bytes = read(*path);
                 bank = redguard::ReadTexBsi(bytes.data(), bytes.size());
                 for (const std::string &w : bank->warnings) Warn(*path + ": " + w);
             } catch (const std::exception &e) {
@@ -136,11 +136,11 @@ public:
         return inserted->second ? &*inserted->second : nullptr;
     }
 
-    std::optional<std::pair<std::string, std::vector<std::uint8_t>>> ExternalModel(const std::string &segment) {
-        const std::optional<std::string> path = Find(segment + ".3DC");
+    std::optional<std::pair<std::string, std::vector<std::uint8_t>>> externalModel(const std::string &segment) {
+        const std::optional<std::string> path = find(segment + ".3DC");
         if (!path) return std::nullopt;
         try {
-            return std::make_pair(*path, Read(*path));
+            return std::make_pair(*path, read(*path));
         } catch (const std::exception &e) {
             Warn(*path + " cannot be read: " + e.what());
             return std::nullopt;
@@ -148,25 +148,25 @@ public:
     }
 
     // §12: GAMEFMT_RG_PALETTE (a path or a stem), <stem>.COL beside the model, else none (grey ramp).
-    std::optional<redguard::Palette> Palette(const std::string &option, const std::string &modelStem) {
+    std::optional<redguard::Palette> palette(const std::string &option, const std::string &modelStem) {
         std::vector<std::string> candidates;
         if (!option.empty()) {
             const bool isPath =
                 LastSeparator(option) != std::string::npos || FileNameOf(option).find('.') != std::string::npos;
             std::optional<std::string> path;
-            if (isPath && Exists(option)) path = option;
-            if (!path) path = Find(isPath ? FileNameOf(option) : option + ".COL");
+            if (isPath && exists(option)) path = option;
+            if (!path) path = find(isPath ? FileNameOf(option) : option + ".COL");
             // A palette the user named is required: guessing colours silently is worse than stopping.
             if (!path)
                 throw FormatError(redguard::kFormatName,
                                   "palette \"" + Quote(option) +
-                                      "\" (GAMEFMT_RG_PALETTE, --rg-palette) not found (searched " + SearchedText() +
+                                      "\" (GAMEFMT_RG_PALETTE, --rg-palette) not found (searched " + searchedText() +
                                       "); fix the name or leave the option out");
-            return LoadRequired(*path);
+            return loadRequired(*path);
         }
         if (!modelStem.empty()) {
-            if (const std::optional<std::string> path = Find(modelStem + ".COL", {mModelDir}))
-                if (auto palette = Load(*path)) return palette;
+            if (const std::optional<std::string> path = find(modelStem + ".COL", {mModelDir}))
+                if (auto palette = load(*path)) return palette;
         }
         Warn("no palette found: solid colours use a grey ramp and textures are not embedded (set GAMEFMT_RG_PALETTE "
              "to the scene's .COL)");
@@ -174,10 +174,10 @@ public:
     }
 
     // GAMEFMT_RG_ASSET_DIR, when set, must exist.
-    void RequireAssetDir(const std::string &assetDir) const {
+    void requireAssetDir(const std::string &assetDir) const {
         if (assetDir.empty()) return;
         std::error_code ec;
-        if (Exists(assetDir) || std::filesystem::is_directory(assetDir, ec)) return;
+        if (exists(assetDir) || std::filesystem::is_directory(assetDir, ec)) return;
         throw FormatError(redguard::kFormatName, "asset folder \"" + Quote(assetDir) +
                                                      "\" (GAMEFMT_RG_ASSET_DIR, --rg-assets) does not exist");
     }
@@ -188,33 +188,33 @@ private:
     }
 
     // The palette at `path`, its reader's warnings logged; throws what the read or the reader throws.
-    redguard::Palette ReadPaletteFile(const std::string &path) const {
-        const std::vector<std::uint8_t> bytes = Read(path);
+    redguard::Palette readPaletteFile(const std::string &path) const {
+        const std::vector<std::uint8_t> bytes = read(path);
         std::vector<std::string> warnings;
         redguard::Palette palette = redguard::ReadPalette(bytes.data(), bytes.size(), &warnings);
         for (const std::string &w : warnings) Warn(path + ": " + w);
         return palette;
     }
 
-    redguard::Palette LoadRequired(const std::string &path) const {
+    redguard::Palette loadRequired(const std::string &path) const {
         try {
-            return ReadPaletteFile(path);
+            return readPaletteFile(path);
         } catch (const std::exception &e) {
             throw FormatError(redguard::kFormatName,
                               "palette " + Quote(path) + " (GAMEFMT_RG_PALETTE) cannot be read: " + e.what());
         }
     }
 
-    std::optional<redguard::Palette> Load(const std::string &path) const {
+    std::optional<redguard::Palette> load(const std::string &path) const {
         try {
-            return ReadPaletteFile(path);
+            return readPaletteFile(path);
         } catch (const std::exception &e) {
             Warn("palette " + path + " cannot be read: " + e.what());
             return std::nullopt;
         }
     }
 
-    std::string SearchedText() const {
+    std::string searchedText() const {
         std::string out;
         for (const std::string &d : mDirs)
             out += (out.empty() ? "'" : ", '") + (d.empty() ? std::string(".") : d) + "'";
@@ -294,13 +294,13 @@ void RedguardImporter::InternReadFile(const std::string &file, aiScene *scene, A
     const std::string stem = magic ? std::string() : StemOf(file);
 
     SideFileResolver resolver(io, file, mAssetDir);
-    resolver.RequireAssetDir(mAssetDir);
-    const std::optional<redguard::Palette> palette = resolver.Palette(mPalette, stem);
+    resolver.requireAssetDir(mAssetDir);
+    const std::optional<redguard::Palette> palette = resolver.palette(mPalette, stem);
     RedguardSideFiles side;
     side.palette = palette ? &*palette : nullptr;
     side.paletteConfigured = !mPalette.empty();
-    side.bank = [&resolver](unsigned number) { return resolver.Bank(number); };
-    side.externalModel = [&resolver](const std::string &name) { return resolver.ExternalModel(name); };
+    side.bank = [&resolver](unsigned number) { return resolver.bank(number); };
+    side.externalModel = [&resolver](const std::string &name) { return resolver.externalModel(name); };
 
     if (kind == redguard::FileKind::Model) {
         const redguard::RG3DModel model = redguard::ReadModel(bytes.data(), bytes.size());

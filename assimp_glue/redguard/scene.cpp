@@ -416,17 +416,17 @@ public:
         int width = 256, height = 256; // texel size for the UVs
     };
 
-    Info Get(const Face &face, redguard::Version version) {
+    Info get(const Face &face, redguard::Version version) {
         const bool v2 = redguard::IsV2(version);
         const auto key = std::make_tuple(v2, face.texHi, face.texture);
         const auto found = mByKey.find(key);
         if (found != mByKey.end()) return found->second;
-        const Info info = Make(face, version);
+        const Info info = make(face, version);
         mByKey.emplace(key, info);
         return info;
     }
 
-    void MoveInto(aiScene *scene) {
+    void moveInto(aiScene *scene) {
         scene->mNumMaterials = static_cast<unsigned>(mMaterials.size());
         scene->mMaterials = ReleaseAll(mMaterials);
         scene->mNumTextures = static_cast<unsigned>(mTextures.size());
@@ -434,9 +434,9 @@ public:
     }
 
 private:
-    const redguard::Palette &Colours() const { return mSide.palette != nullptr ? *mSide.palette : mGrey; }
+    const redguard::Palette &colours() const { return mSide.palette != nullptr ? *mSide.palette : mGrey; }
 
-    Info Make(const Face &face, redguard::Version version) {
+    Info make(const Face &face, redguard::Version version) {
         const TextureRef ref = redguard::DecodeTexture(face.texture, version);
         Info info;
         info.width = info.height = std::max(1, mOptions.fallbackTexSize);
@@ -446,18 +446,18 @@ private:
         switch (ref.kind) {
         case TextureRef::Kind::Solid: {
             name = "color" + std::to_string(ref.colour);
-            const auto &rgb = Colours().rgb;
+            const auto &rgb = colours().rgb;
             const std::size_t at = std::size_t{ref.colour} * 3;
             colour = aiColor4D(rgb[at] / 255.0f, rgb[at + 1] / 255.0f, rgb[at + 2] / 255.0f, 1.0f);
             break;
         }
         case TextureRef::Kind::Texture: {
             name = "tex" + std::to_string(ref.bank) + "_" + std::to_string(ref.image);
-            const redguard::TexImage *image = FindImage(ref.bank, ref.image);
+            const redguard::TexImage *image = findImage(ref.bank, ref.image);
             if (image != nullptr) {
                 info.width = image->width;
                 info.height = image->height;
-                textureIndex = Texture(*image, ref.bank, ref.image);
+                textureIndex = texture(*image, ref.bank, ref.image);
                 if (textureIndex >= 0) colour = aiColor4D(1, 1, 1, 1);
             }
             break;
@@ -492,7 +492,7 @@ private:
         return info;
     }
 
-    const redguard::TexImage *FindImage(unsigned bankNumber, unsigned imageIndex) {
+    const redguard::TexImage *findImage(unsigned bankNumber, unsigned imageIndex) {
         const redguard::TexBank *bank = mSide.bank ? mSide.bank(bankNumber) : nullptr;
         if (bank == nullptr) return nullptr;
         bool byOrdinal = false;
@@ -510,7 +510,7 @@ private:
     }
 
     // The embedded PNG of a bank image (one per bank/image); -1 when there are no colours for it.
-    int Texture(const redguard::TexImage &image, unsigned bankNumber, unsigned imageIndex) {
+    int texture(const redguard::TexImage &image, unsigned bankNumber, unsigned imageIndex) {
         const auto key = std::make_pair(bankNumber, imageIndex);
         const auto found = mTextureByImage.find(key);
         if (found != mTextureByImage.end()) return found->second;
@@ -586,8 +586,8 @@ struct VertexKeyHash {
 class VertexIndex {
 public:
     // The index stored for `key`; when absent, stores `next` and sets `inserted`.
-    unsigned FindOrInsert(const VertexKey &key, unsigned next, bool &inserted) {
-        if ((mCount + 1) * 2 > mSlots.size()) Grow();
+    unsigned findOrInsert(const VertexKey &key, unsigned next, bool &inserted) {
+        if ((mCount + 1) * 2 > mSlots.size()) grow();
         const std::size_t mask = mSlots.size() - 1;
         for (std::size_t i = Mix(VertexKeyHash{}(key)) & mask;; i = (i + 1) & mask) {
             Slot &slot = mSlots[i];
@@ -616,13 +616,13 @@ private:
         h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
         return h ^ (h >> 31);
     }
-    void Grow() {
+    void grow() {
         std::vector<Slot> old(mSlots.empty() ? 64 : mSlots.size() * 2);
         old.swap(mSlots);
         mCount = 0;
         bool inserted = false;
         for (const Slot &slot : old)
-            if (slot.used) FindOrInsert(slot.key, slot.value, inserted);
+            if (slot.used) findOrInsert(slot.key, slot.value, inserted);
     }
     std::vector<Slot> mSlots;
     std::size_t mCount = 0;
@@ -636,12 +636,12 @@ struct MeshBuild {
     VertexIndex lookup;
     std::vector<unsigned> faceIndices; // every face's indices, concatenated
     std::vector<unsigned> faceStart;   // where each face starts in faceIndices (plus the end)
-    void AddFace(const unsigned *indices, std::size_t n) {
+    void addFace(const unsigned *indices, std::size_t n) {
         if (faceStart.empty()) faceStart.push_back(0);
         faceIndices.insert(faceIndices.end(), indices, indices + n);
         faceStart.push_back(static_cast<unsigned>(faceIndices.size()));
     }
-    std::size_t FaceCount() const { return faceStart.empty() ? 0 : faceStart.size() - 1; }
+    std::size_t faceCount() const { return faceStart.empty() ? 0 : faceStart.size() - 1; }
     std::vector<EmittedFace> order;
     bool hasTriangles = false, hasPolygons = false;
 };
@@ -660,30 +660,30 @@ public:
 
     // Appends this model's meshes to `meshes`, their indices to `node`, its metadata to `md`, and its morph
     // channels to `channels`.
-    void Build(const std::string &modelName, aiNode *node, std::vector<std::unique_ptr<aiMesh>> &meshes,
+    void build(const std::string &modelName, aiNode *node, std::vector<std::unique_ptr<aiMesh>> &meshes,
                std::vector<std::unique_ptr<aiMeshMorphAnim>> &channels, MetadataBuilder &md) {
         for (const std::string &w : mModel.warnings) Warn(w);
-        const std::size_t frameCount = FrameCount();
-        if (frameCount != mModel.frameCount())
-            Warn("frames from " + std::to_string(frameCount) + " on do not match the base pose; dropped");
-        const int baseFrame = std::clamp(mOptions.baseFrame, 0, static_cast<int>(frameCount) - 1);
-        if (mOptions.baseFrame != baseFrame && frameCount > 1)
+        const std::size_t frames = frameCount();
+        if (frames != mModel.frameCount())
+            Warn("frames from " + std::to_string(frames) + " on do not match the base pose; dropped");
+        const int baseFrame = std::clamp(mOptions.baseFrame, 0, static_cast<int>(frames) - 1);
+        if (mOptions.baseFrame != baseFrame && frames > 1)
             Warn("GAMEFMT_RG_BASE_FRAME " + std::to_string(mOptions.baseFrame) + " is outside frames 0-" +
-                 std::to_string(frameCount - 1) + "; showing frame " + std::to_string(baseFrame));
+                 std::to_string(frames - 1) + "; showing frame " + std::to_string(baseFrame));
 
         const std::vector<std::array<double, 2>> uvs = redguard::CornerUVs(mModel);
         mNormals = redguard::CornerNormals(mModel);
-        std::vector<MeshBuild> builds = GroupFaces(uvs);
+        std::vector<MeshBuild> builds = groupFaces(uvs);
         // Smooth slots -> the faces sharing them (for per-frame normals).
-        if (frameCount > 1 || baseFrame != 0) CollectSlotFaces();
+        if (frames > 1 || baseFrame != 0) collectSlotFaces();
         std::vector<std::vector<EmittedFace>> order;
-        MakeMeshes(modelName, builds, frameCount, baseFrame, node, meshes, channels, order);
-        AddModelMetadata(frameCount, baseFrame, order, md);
+        makeMeshes(modelName, builds, frames, baseFrame, node, meshes, channels, order);
+        addModelMetadata(frames, baseFrame, order, md);
     }
 
     // The faces grouped by material into mesh builds: welded corners (vertex, normal source, UV) and the
     // emitted faces.
-    std::vector<MeshBuild> GroupFaces(const std::vector<std::array<double, 2>> &uvs) {
+    std::vector<MeshBuild> groupFaces(const std::vector<std::array<double, 2>> &uvs) {
         std::vector<MeshBuild> builds;
         std::map<unsigned, std::size_t> buildByMaterial; // material index -> build (material keys are unique)
 
@@ -695,7 +695,7 @@ public:
             const std::size_t first = cornerBase;
             cornerBase += n;
             if (n < 3) continue; // the reader already warned
-            const MaterialTable::Info info = mMaterials.Get(face, mModel.version);
+            const MaterialTable::Info info = mMaterials.get(face, mModel.version);
             auto slot = buildByMaterial.find(info.index);
             if (slot == buildByMaterial.end()) {
                 slot = buildByMaterial.emplace(info.index, builds.size()).first;
@@ -715,20 +715,20 @@ public:
                 const std::uint32_t source = cn.smooth ? cn.slot : static_cast<std::uint32_t>(f);
                 const VertexKey key{vertex, source, Bits(u), Bits(v), cn.smooth};
                 bool inserted = false;
-                const auto index = mb.lookup.FindOrInsert(key, static_cast<unsigned>(mb.vertices.size()), inserted);
+                const auto index = mb.lookup.findOrInsert(key, static_cast<unsigned>(mb.vertices.size()), inserted);
                 indices[c] = index;
                 if (!inserted) continue;
                 mb.vertices.push_back({vertex, corner});
                 mb.uvs.emplace_back(static_cast<ai_real>(u / (16.0 * mb.texW)),
                                     static_cast<ai_real>(1.0 - v / (16.0 * mb.texH)), 0.0f);
             }
-            EmitFace(mb, face, static_cast<std::uint32_t>(f), indices);
+            emitFace(mb, face, static_cast<std::uint32_t>(f), indices);
         }
         return builds;
     }
 
     // One aiMesh per build (base pose, UVs, faces, frames as anim meshes), listed on `node`.
-    void MakeMeshes(const std::string &modelName, std::vector<MeshBuild> &builds, std::size_t frameCount, int baseFrame,
+    void makeMeshes(const std::string &modelName, std::vector<MeshBuild> &builds, std::size_t frameCount, int baseFrame,
                     aiNode *node, std::vector<std::unique_ptr<aiMesh>> &meshes,
                     std::vector<std::unique_ptr<aiMeshMorphAnim>> &channels,
                     std::vector<std::vector<EmittedFace>> &order) {
@@ -744,18 +744,18 @@ public:
             mesh->mNumVertices = count;
             mesh->mVertices = new aiVector3D[count];
             mesh->mNormals = new aiVector3D[count];
-            FillFrame(mb, static_cast<std::size_t>(baseFrame), mesh->mVertices, mesh->mNormals);
+            fillFrame(mb, static_cast<std::size_t>(baseFrame), mesh->mVertices, mesh->mNormals);
             mesh->mTextureCoords[0] = CopyToNewArray(mb.uvs);
             mesh->mNumUVComponents[0] = 2;
-            mesh->mNumFaces = static_cast<unsigned>(mb.FaceCount());
-            mesh->mFaces = new aiFace[mb.FaceCount()];
-            for (std::size_t i = 0; i < mb.FaceCount(); ++i) {
+            mesh->mNumFaces = static_cast<unsigned>(mb.faceCount());
+            mesh->mFaces = new aiFace[mb.faceCount()];
+            for (std::size_t i = 0; i < mb.faceCount(); ++i) {
                 const unsigned begin = mb.faceStart[i], end = mb.faceStart[i + 1];
                 mesh->mFaces[i].mNumIndices = end - begin;
                 mesh->mFaces[i].mIndices = new unsigned[end - begin];
                 std::copy(mb.faceIndices.begin() + begin, mb.faceIndices.begin() + end, mesh->mFaces[i].mIndices);
             }
-            if (frameCount > 1) AddFrames(mb, mesh.get(), channels);
+            if (frameCount > 1) addFrames(mb, mesh.get(), channels);
             order.push_back(std::move(mb.order));
             nodeMeshes.push_back(static_cast<unsigned>(meshes.size()));
             meshes.push_back(std::move(mesh));
@@ -767,23 +767,23 @@ public:
     }
 
     // The model node's metadata (assimp_glue/redguard/scene.hpp lists it).
-    void AddModelMetadata(std::size_t frameCount, int baseFrame, const std::vector<std::vector<EmittedFace>> &order,
+    void addModelMetadata(std::size_t frameCount, int baseFrame, const std::vector<std::vector<EmittedFace>> &order,
                           MetadataBuilder &md) const {
-        md.Add(rgkeys::kVersion, redguard::VersionString(mModel.version));
-        md.Add(rgkeys::kFrameType, static_cast<std::int32_t>(mModel.frameType));
-        md.Add(rgkeys::kNumFrames, static_cast<std::int32_t>(frameCount));
-        md.Add(rgkeys::kBaseFrame, static_cast<std::int32_t>(baseFrame));
-        md.Add(rgkeys::kHeader24, static_cast<std::int32_t>(mModel.header[9]));
-        md.Add(rgkeys::kRadius, static_cast<std::int32_t>(mModel.radius));
-        md.Add(rgkeys::kVertexNormals, mModel.vertexNormals.empty() ? "none"
+        md.add(rgkeys::kVersion, redguard::VersionString(mModel.version));
+        md.add(rgkeys::kFrameType, static_cast<std::int32_t>(mModel.frameType));
+        md.add(rgkeys::kNumFrames, static_cast<std::int32_t>(frameCount));
+        md.add(rgkeys::kBaseFrame, static_cast<std::int32_t>(baseFrame));
+        md.add(rgkeys::kHeader24, static_cast<std::int32_t>(mModel.header[9]));
+        md.add(rgkeys::kRadius, static_cast<std::int32_t>(mModel.radius));
+        md.add(rgkeys::kVertexNormals, mModel.vertexNormals.empty() ? "none"
                                        : mModel.normalTable.empty() ? "direct"
                                                                     : "table");
-        md.Add(rgkeys::kFaceOrder, FaceOrderText(order));
+        md.add(rgkeys::kFaceOrder, FaceOrderText(order));
         const std::string vertexOrder = VertexOrderText(mModel);
-        if (!vertexOrder.empty()) md.Add(rgkeys::kVertexOrder, vertexOrder);
-        if (mModel.hasSection4) md.Add(rgkeys::kSection4, Section4Text(mModel));
-        md.AddBlob(rgkeys::kHeader, HeaderBytes(mModel.header));
-        if (!mModel.v2Opaque.empty()) md.AddBlob(rgkeys::kV2Block, mModel.v2Opaque.data(), mModel.v2Opaque.size());
+        if (!vertexOrder.empty()) md.add(rgkeys::kVertexOrder, vertexOrder);
+        if (mModel.hasSection4) md.add(rgkeys::kSection4, Section4Text(mModel));
+        md.addBlob(rgkeys::kHeader, HeaderBytes(mModel.header));
+        if (!mModel.v2Opaque.empty()) md.addBlob(rgkeys::kV2Block, mModel.v2Opaque.data(), mModel.v2Opaque.size());
         std::string unused;
         for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
             if (mModel.faces[f].unused == 0) continue;
@@ -792,11 +792,11 @@ public:
             unused += '=';
             unused += Hex(mModel.faces[f].unused);
         }
-        if (!unused.empty()) md.Add(rgkeys::kFaceUnused, unused);
+        if (!unused.empty()) md.add(rgkeys::kFaceUnused, unused);
     }
 
 private:
-    std::size_t FrameCount() const {
+    std::size_t frameCount() const {
         // Frames whose sizes disagree with the base cannot be shown: keep only the consistent prefix.
         std::size_t n = 1;
         for (const redguard::Frame &frame : mModel.frames) {
@@ -808,17 +808,17 @@ private:
         return n;
     }
 
-    const std::vector<std::int32_t> &FramePositions(std::size_t k) const {
+    const std::vector<std::int32_t> &framePositions(std::size_t k) const {
         return k == 0 ? mModel.vertices : mModel.frames[k - 1].positions;
     }
-    const std::vector<std::int32_t> &FrameFaceNormals(std::size_t k) const {
+    const std::vector<std::int32_t> &frameFaceNormals(std::size_t k) const {
         return k == 0 ? mModel.faceNormals : mModel.frames[k - 1].faceNormals;
     }
 
-    void EmitFace(MeshBuild &mb, const Face &face, std::uint32_t fileFace, const std::vector<unsigned> &indices) {
+    void emitFace(MeshBuild &mb, const Face &face, std::uint32_t fileFace, const std::vector<unsigned> &indices) {
         const std::size_t n = indices.size();
         if (n == 3) {
-            mb.AddFace(indices.data(), n);
+            mb.addFace(indices.data(), n);
             mb.order.push_back({fileFace, 0});
             mb.hasTriangles = true;
             return;
@@ -829,7 +829,7 @@ private:
         std::vector<std::array<double, 2>> &flat = mScratchFlat;
         Project(pts, flat);
         if (AssimpTriangulates(pts, flat)) {
-            mb.AddFace(indices.data(), n);
+            mb.addFace(indices.data(), n);
             mb.order.push_back({fileFace, 0});
             mb.hasPolygons = true;
             return;
@@ -837,13 +837,13 @@ private:
         const auto tris = EarClip(flat.empty() ? SpreadProjection(pts) : flat);
         for (const auto &t : tris) {
             const unsigned tri[3] = {indices[t[0]], indices[t[1]], indices[t[2]]};
-            mb.AddFace(tri, 3);
+            mb.addFace(tri, 3);
         }
         mb.order.push_back({fileFace, static_cast<std::uint32_t>(tris.size())});
         mb.hasTriangles = true;
     }
 
-    void CollectSlotFaces() {
+    void collectSlotFaces() {
         std::size_t corner = 0;
         for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
             for (std::size_t c = 0; c < mModel.faces[f].corners.size(); ++c, ++corner) {
@@ -858,16 +858,16 @@ private:
         }
     }
 
-    V3 FaceNormal(std::size_t frame, std::uint32_t face) const {
-        const std::vector<std::int32_t> &fn = FrameFaceNormals(frame);
+    V3 faceNormal(std::size_t frame, std::uint32_t face) const {
+        const std::vector<std::int32_t> &fn = frameFaceNormals(frame);
         const std::size_t i = std::size_t(face) * 3;
         if (i + 2 >= fn.size()) return {};
         return Normalised({double(fn[i]), double(fn[i + 1]), double(fn[i + 2])});
     }
 
     // Positions and normals of frame `k` in the mesh's vertex order.
-    void FillFrame(const MeshBuild &mb, std::size_t k, aiVector3D *positions, aiVector3D *normals) const {
-        const std::vector<std::int32_t> &raw = FramePositions(k);
+    void fillFrame(const MeshBuild &mb, std::size_t k, aiVector3D *positions, aiVector3D *normals) const {
+        const std::vector<std::int32_t> &raw = framePositions(k);
         for (std::size_t i = 0; i < mb.vertices.size(); ++i) {
             const MeshVertex &mv = mb.vertices[i];
             const std::size_t at = std::size_t(mv.fileVertex) * 3;
@@ -882,13 +882,13 @@ private:
                     if (found != mSlotFaces.end()) {
                         V3 sum;
                         for (const std::uint32_t f : found->second) {
-                            const V3 fn = FaceNormal(k, f);
+                            const V3 fn = faceNormal(k, f);
                             sum = {sum.x + fn.x, sum.y + fn.y, sum.z + fn.z};
                         }
                         computed = Normalised(sum);
                     }
                 } else {
-                    computed = FaceNormal(k, cn.slot);
+                    computed = faceNormal(k, cn.slot);
                 }
                 if (Length(computed) > 0) n = computed;
             }
@@ -896,8 +896,8 @@ private:
         }
     }
 
-    void AddFrames(const MeshBuild &mb, aiMesh *mesh, std::vector<std::unique_ptr<aiMeshMorphAnim>> &channels) const {
-        const std::size_t frames = FrameCount();
+    void addFrames(const MeshBuild &mb, aiMesh *mesh, std::vector<std::unique_ptr<aiMeshMorphAnim>> &channels) const {
+        const std::size_t frames = frameCount();
         mesh->mMethod = aiMorphingMethod_MORPH_NORMALIZED;
         mesh->mNumAnimMeshes = static_cast<unsigned>(frames);
         mesh->mAnimMeshes = new aiAnimMesh *[frames]();
@@ -909,7 +909,7 @@ private:
             target->mVertices = new aiVector3D[mesh->mNumVertices];
             target->mNormals = new aiVector3D[mesh->mNumVertices];
             target->mWeight = 0.0f;
-            FillFrame(mb, k, target->mVertices, target->mNormals);
+            fillFrame(mb, k, target->mVertices, target->mNormals);
         }
         auto channel = std::make_unique<aiMeshMorphAnim>();
         channel->mName = mesh->mName;
@@ -948,37 +948,37 @@ public:
     SceneBuilder(const RedguardSceneOptions &options, const RedguardSideFiles &side)
         : mOptions(options), mMaterials(options, side) {}
 
-    aiNode *NewRoot(const std::string &fileName) {
+    aiNode *newRoot(const std::string &fileName) {
         mRoot.reset(new aiNode());
-        mRoot->mName = ToAiString(mNames.Make(fileName.empty() ? "Redguard" : fileName));
+        mRoot->mName = ToAiString(mNames.make(fileName.empty() ? "Redguard" : fileName));
         return mRoot.get();
     }
 
     // A node for `model` named (uniquely) after `name`; `extra` metadata first (segment keys).
-    NodePtr ModelNode(const RG3DModel &model, const std::string &name, MetadataBuilder md) {
+    NodePtr modelNode(const RG3DModel &model, const std::string &name, MetadataBuilder md) {
         NodePtr node(new aiNode());
-        const std::string unique = mNames.Make(name.empty() ? "model" : name);
+        const std::string unique = mNames.make(name.empty() ? "model" : name);
         node->mName = ToAiString(unique);
         ModelBuilder builder(model, mOptions, mMaterials);
-        builder.Build(unique, node.get(), mMeshes, mChannels, md);
-        node->mMetaData = md.Build();
+        builder.build(unique, node.get(), mMeshes, mChannels, md);
+        node->mMetaData = md.build();
         return node;
     }
 
-    NodePtr EmptyNode(const std::string &name, const MetadataBuilder &md) {
+    NodePtr emptyNode(const std::string &name, const MetadataBuilder &md) {
         NodePtr node(new aiNode());
-        node->mName = ToAiString(mNames.Make(name.empty() ? "segment" : name));
-        node->mMetaData = md.Build();
+        node->mName = ToAiString(mNames.make(name.empty() ? "segment" : name));
+        node->mMetaData = md.build();
         return node;
     }
 
-    void Finish(std::vector<NodePtr> &children, aiScene *scene, const char *format, const std::string &version) {
+    void finish(std::vector<NodePtr> &children, aiScene *scene, const char *format, const std::string &version) {
         AttachChildren(mRoot.get(), children);
         scene->mRootNode = mRoot.release();
         scene->mNumMeshes = static_cast<unsigned>(mMeshes.size());
         scene->mMeshes = ReleaseAll(mMeshes);
         if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
-        mMaterials.MoveInto(scene);
+        mMaterials.moveInto(scene);
         if (!mChannels.empty()) {
             auto animation = std::make_unique<aiAnimation>();
             animation->mName = ToAiString(rgkeys::kAnimationName);
@@ -1009,10 +1009,10 @@ private:
 void BuildRedguardModelScene(const RG3DModel &model, const std::string &fileName, const std::string &modelName,
                              const RedguardSceneOptions &options, const RedguardSideFiles &side, aiScene *scene) {
     SceneBuilder builder(options, side);
-    builder.NewRoot(fileName);
+    builder.newRoot(fileName);
     std::vector<NodePtr> children;
-    children.push_back(builder.ModelNode(model, modelName, MetadataBuilder()));
-    builder.Finish(children, scene, rgkeys::kSourceFormatModel, redguard::VersionString(model.version));
+    children.push_back(builder.modelNode(model, modelName, MetadataBuilder()));
+    builder.finish(children, scene, rgkeys::kSourceFormatModel, redguard::VersionString(model.version));
 }
 
 void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *data, std::size_t size,
@@ -1020,29 +1020,29 @@ void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *
                            const RedguardSideFiles &side, aiScene *scene) {
     for (const std::string &w : rob.warnings) Warn(w);
     SceneBuilder builder(options, side);
-    builder.NewRoot(fileName);
+    builder.newRoot(fileName);
     std::vector<NodePtr> children;
     for (redguard::RobEntry &entry : redguard::AssembleRob(rob, data, size, side.externalModel)) {
         const redguard::RobSegment &segment = *entry.segment;
         MetadataBuilder md;
-        md.Add(rgkeys::kSegmentName, std::string_view(segment.name));
-        md.Add(rgkeys::kSegmentType, static_cast<std::int32_t>(segment.type));
-        md.Add(rgkeys::kSegmentFlags, static_cast<std::int32_t>(segment.flags));
-        md.Add(rgkeys::kSegmentAttr, static_cast<std::int32_t>(segment.header[0x10]));
-        md.AddBlob(rgkeys::kSegmentHeader, segment.header.data(), segment.header.size());
+        md.add(rgkeys::kSegmentName, std::string_view(segment.name));
+        md.add(rgkeys::kSegmentType, static_cast<std::int32_t>(segment.type));
+        md.add(rgkeys::kSegmentFlags, static_cast<std::int32_t>(segment.flags));
+        md.add(rgkeys::kSegmentAttr, static_cast<std::int32_t>(segment.header[0x10]));
+        md.addBlob(rgkeys::kSegmentHeader, segment.header.data(), segment.header.size());
         if (!entry.warning.empty()) Warn(entry.warning);
         using Source = redguard::RobEntry::Source;
         if (entry.source == Source::UnknownType) continue;
         if (entry.source == Source::MissingExternal)
-            md.Add(rgkeys::kExternal, "");
+            md.add(rgkeys::kExternal, "");
         else if (entry.source != Source::Embedded)
-            md.Add(rgkeys::kExternal, std::string_view(entry.externalPath));
+            md.add(rgkeys::kExternal, std::string_view(entry.externalPath));
         if (entry.model)
-            children.push_back(builder.ModelNode(*entry.model, segment.name, std::move(md)));
+            children.push_back(builder.modelNode(*entry.model, segment.name, std::move(md)));
         else
-            children.push_back(builder.EmptyNode(segment.name, md));
+            children.push_back(builder.emptyNode(segment.name, md));
     }
-    builder.Finish(children, scene, rgkeys::kSourceFormatRob, "OARC");
+    builder.finish(children, scene, rgkeys::kSourceFormatRob, "OARC");
 }
 
 } // namespace gamefmt::glue

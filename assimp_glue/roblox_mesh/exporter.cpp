@@ -64,7 +64,7 @@ struct BakeTransform {
     bool identity = true;
     bool mirrored = false; // negative determinant: the winding must flip to keep faces front-facing
     Mat4 matrix;
-    float normal[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    float normalMatrix[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 
     explicit BakeTransform(const aiMatrix4x4 &global) {
         identity = IsIdentity(global);
@@ -81,21 +81,21 @@ struct BakeTransform {
         mirrored = det < 0;
         const double sign = mirrored ? -1.0 : 1.0;
         for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c) normal[r][c] = static_cast<float>(sign * cof[r][c]);
+            for (int c = 0; c < 3; ++c) normalMatrix[r][c] = static_cast<float>(sign * cof[r][c]);
     }
 
-    Vec3 Point(const aiVector3D &p) const {
-        return identity ? Vec3(p.x, p.y, p.z) : matrix.TransformPoint(Vec3(p.x, p.y, p.z));
+    Vec3 point(const aiVector3D &p) const {
+        return identity ? Vec3(p.x, p.y, p.z) : matrix.transformPoint(Vec3(p.x, p.y, p.z));
     }
-    Vec3 Direction(const aiVector3D &d) const {
-        return identity ? Vec3(d.x, d.y, d.z) : matrix.TransformVector(Vec3(d.x, d.y, d.z)).Normalized();
+    Vec3 direction(const aiVector3D &d) const {
+        return identity ? Vec3(d.x, d.y, d.z) : matrix.transformVector(Vec3(d.x, d.y, d.z)).normalized();
     }
-    Vec3 Normal(const aiVector3D &n) const {
+    Vec3 normal(const aiVector3D &n) const {
         if (identity) return Vec3(n.x, n.y, n.z);
-        return Vec3(normal[0][0] * n.x + normal[0][1] * n.y + normal[0][2] * n.z,
-                    normal[1][0] * n.x + normal[1][1] * n.y + normal[1][2] * n.z,
-                    normal[2][0] * n.x + normal[2][1] * n.y + normal[2][2] * n.z)
-            .Normalized();
+        return Vec3(normalMatrix[0][0] * n.x + normalMatrix[0][1] * n.y + normalMatrix[0][2] * n.z,
+                    normalMatrix[1][0] * n.x + normalMatrix[1][1] * n.y + normalMatrix[1][2] * n.z,
+                    normalMatrix[2][0] * n.x + normalMatrix[2][1] * n.y + normalMatrix[2][2] * n.z)
+            .normalized();
     }
 };
 
@@ -113,7 +113,7 @@ std::uint8_t ByteFromUnit(float value, float scale, int maxByte) {
 // missing tangent becomes 7F 7F 7F 00, what Roblox writes for UV-less meshes.
 std::array<std::uint8_t, 4> TangentBytes(const Vec3 *normal, const Vec3 *tangent, const Vec3 *bitangent) {
     if (tangent == nullptr || !Finite(*tangent)) return {0x7F, 0x7F, 0x7F, 0x00};
-    const float length = tangent->Length();
+    const float length = tangent->length();
     if (!(length > 1e-6f)) return {0x7F, 0x7F, 0x7F, 0x00};
     const Vec3 t = *tangent * (1.0f / length);
     std::array<std::uint8_t, 4> bytes{};
@@ -122,7 +122,7 @@ std::array<std::uint8_t, 4> TangentBytes(const Vec3 *normal, const Vec3 *tangent
     bytes[2] = ByteFromUnit(t.z + 1.0f, 127.0f, 254);
     // Without a normal or bitangent (or with NaN in them) the handedness is unknown: +1 is the common case.
     bool negative = false;
-    if (normal != nullptr && bitangent != nullptr) negative = normal->Cross(t).Dot(*bitangent) < 0;
+    if (normal != nullptr && bitangent != nullptr) negative = normal->cross(t).dot(*bitangent) < 0;
     bytes[3] = negative ? 0 : 254;
     return bytes;
 }
@@ -163,7 +163,7 @@ SceneGraph WalkScene(const aiScene &scene, Warnings &warnings) {
                   std::int64_t own = 0;
                   if (NodeLodLevel(&node, own)) {
                       if (own < 0) {
-                          warnings.Add("node '" + std::string(node.mName.C_Str()) + "' has a negative " +
+                          warnings.add("node '" + std::string(node.mName.C_Str()) + "' has a negative " +
                                        rbxkeys::kLodLevel + "; ignored");
                       } else {
                           level = own;
@@ -192,7 +192,7 @@ rbxmesh::BoneInput MakeBone(const std::string &name, const Mat4 &world) {
     rbxmesh::BoneInput bone;
     bone.name = name;
     Vec3 position;
-    world.ToRowMajor3x4(bone.rotation.data(), position);
+    world.toRowMajor3x4(bone.rotation.data(), position);
     bone.position = {position.x, position.y, position.z};
     return bone;
 }
@@ -215,13 +215,13 @@ Skeleton CollectSkeleton(const SceneGraph &graph, Warnings &warnings) {
             const aiBone *bone = mesh->mBones[b];
             if (bone == nullptr) continue;
             const std::string name = bone->mName.C_Str();
-            const std::optional<Mat4> bind = FromAi(bone->mOffsetMatrix).Inverse();
+            const std::optional<Mat4> bind = FromAi(bone->mOffsetMatrix).inverse();
             if (!bind) Fail("bone '" + name + "' has a singular offset matrix (no bind pose)");
             const Mat4 world = meshGlobal * *bind;
             const auto found = skeleton.index.find(name);
             if (found != skeleton.index.end()) {
                 if (!NearlyEqual(worlds[found->second], world))
-                    warnings.Add("bone '" + name + "' has different bind poses in different meshes; the first is kept");
+                    warnings.add("bone '" + name + "' has different bind poses in different meshes; the first is kept");
                 continue;
             }
             skeleton.index.emplace(name, static_cast<std::uint32_t>(skeleton.bones.size()));
@@ -236,7 +236,7 @@ Skeleton CollectSkeleton(const SceneGraph &graph, Warnings &warnings) {
     for (std::size_t i = 0; i < skeleton.bones.size(); ++i) {
         const auto node = graph.byName.find(skeleton.bones[i].name);
         if (node == graph.byName.end()) {
-            warnings.Add("bone '" + skeleton.bones[i].name + "' has no node; it becomes a root bone");
+            warnings.add("bone '" + skeleton.bones[i].name + "' has no node; it becomes a root bone");
             continue;
         }
         nodeBone.emplace(node->second, static_cast<std::uint32_t>(i));
@@ -261,7 +261,7 @@ Skeleton CollectSkeleton(const SceneGraph &graph, Warnings &warnings) {
             skeleton.index.emplace(name, index);
             skeleton.bones.push_back(MakeBone(name, FromAi(global->second)));
             nodeBone.emplace(n, index);
-            warnings.Add("node '" + name +
+            warnings.add("node '" + name +
                          "' between bones has no aiBone; it joins the skeleton with its node "
                          "transform as bind pose");
         }
@@ -285,14 +285,14 @@ Skeleton CollectSkeleton(const SceneGraph &graph, Warnings &warnings) {
 
 rbxmesh::Vertex MakeVertex(const aiMesh &mesh, unsigned i, const BakeTransform &bake) {
     rbxmesh::Vertex v;
-    const Vec3 p = bake.Point(mesh.mVertices[i]);
+    const Vec3 p = bake.point(mesh.mVertices[i]);
     v.px = p.x;
     v.py = p.y;
     v.pz = p.z;
     Vec3 n;
     const bool hasNormal = mesh.mNormals != nullptr;
     if (hasNormal) {
-        n = bake.Normal(mesh.mNormals[i]);
+        n = bake.normal(mesh.mNormals[i]);
         if (!Finite(n)) n = Vec3(); // GenSmoothNormals leaves NaN on degenerate faces
         v.nx = n.x;
         v.ny = n.y;
@@ -307,10 +307,10 @@ rbxmesh::Vertex MakeVertex(const aiMesh &mesh, unsigned i, const BakeTransform &
     if (mesh.mTangents != nullptr) {
         const aiVector3D &rawT = mesh.mTangents[i];
         // Tangents the importer left zero (absent in the file) stay absent: no normalising of zero.
-        const Vec3 t = (rawT.x == 0 && rawT.y == 0 && rawT.z == 0) ? Vec3() : bake.Direction(rawT);
+        const Vec3 t = (rawT.x == 0 && rawT.y == 0 && rawT.z == 0) ? Vec3() : bake.direction(rawT);
         Vec3 b;
         const bool hasBitangent = mesh.mBitangents != nullptr;
-        if (hasBitangent) b = bake.Direction(mesh.mBitangents[i]);
+        if (hasBitangent) b = bake.direction(mesh.mBitangents[i]);
         v.tangent = TangentBytes(hasNormal ? &n : nullptr, &t, hasBitangent ? &b : nullptr);
     } else {
         v.tangent = TangentBytes(nullptr, nullptr, nullptr);
@@ -456,18 +456,18 @@ RobloxMeshSceneInput ExtractRobloxMeshInput(const aiScene &scene) {
     std::map<std::int64_t, std::size_t> levelOf;
     for (const std::int64_t value : levelValues) levelOf.emplace(value, levelOf.size());
     if (!levelValues.empty() && (*levelValues.rbegin() != static_cast<std::int64_t>(levelValues.size()) - 1))
-        warnings.Add("the scene's LOD levels are not numbered 0, 1, 2, ...; they are renumbered in order");
+        warnings.add("the scene's LOD levels are not numbered 0, 1, 2, ...; they are renumbered in order");
 
     // Instances with triangles, level by level (each level's vertices then form one contiguous range).
     std::size_t skippedPrimitives = 0;
     std::set<unsigned> materials;
     const std::vector<const Instance *> used = InstancesWithTriangles(graph, levelOf, skippedPrimitives, materials);
     if (skippedPrimitives > 0)
-        warnings.Add(std::to_string(skippedPrimitives) + " point and line primitives skipped (a Roblox mesh holds "
+        warnings.add(std::to_string(skippedPrimitives) + " point and line primitives skipped (a Roblox mesh holds "
                                                          "triangles only)");
     if (used.empty()) Fail("the scene has no triangles to write");
     if (materials.size() > 1)
-        warnings.Add("the scene uses " + std::to_string(materials.size()) +
+        warnings.add("the scene uses " + std::to_string(materials.size()) +
                      " materials; a Roblox mesh has none, so every mesh is merged into one");
     if (std::any_of(used.begin(), used.end(), [](const Instance *i) { return i->mesh->mNumAnimMeshes > 0; }))
         LogDebug("Roblox mesh export: morph targets (aiAnimMesh) are not written (baked FACS poses never go back)");
@@ -636,7 +636,7 @@ std::vector<std::uint8_t> ExportRobloxMeshToBytes(const aiScene &scene, const st
     options.generateLods = settings.generateLods;
     options.lodRatios = settings.lodRatios;
     rbxmesh::RobloxMesh mesh = rbxmesh::BuildRobloxMesh(extracted.input, options);
-    for (const std::string &warning : mesh.warnings) warnings.Add(warning);
+    for (const std::string &warning : mesh.warnings) warnings.add(warning);
     RestoreSourceFields(mesh, scene, extracted.sceneLevels);
 
     rbxmesh::WriteOptions write;

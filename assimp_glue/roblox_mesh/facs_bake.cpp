@@ -199,8 +199,8 @@ void AddFacsMorphTargets(aiMesh *mesh, const std::vector<VertexSkin> &skin, cons
                 const float w = s.weight[k];
                 if (pose.moved[s.bone[k]] != 0) {
                     const Mat4 &m = pose.skin[s.bone[k]];
-                    pos += m.TransformPoint(p) * w;
-                    nrm += m.TransformVector(n) * w;
+                    pos += m.transformPoint(p) * w;
+                    nrm += m.transformVector(n) * w;
                 } else {
                     pos += p * w;
                     nrm += n * w;
@@ -208,7 +208,7 @@ void AddFacsMorphTargets(aiMesh *mesh, const std::vector<VertexSkin> &skin, cons
             }
             target->mVertices[v] = aiVector3D(pos.x, pos.y, pos.z);
             if (normals) {
-                const Vec3 unit = nrm.LengthSquared() > 1e-24f ? nrm.Normalized() : n;
+                const Vec3 unit = nrm.lengthSquared() > 1e-24f ? nrm.normalized() : n;
                 target->mNormals[v] = aiVector3D(unit.x, unit.y, unit.z);
             }
         }

@@ -76,15 +76,15 @@ bool DecodeTangent(const rbxmesh::Vertex &v, Vec3 &t, float &w) {
     if (v.tangent[0] == 0 && v.tangent[1] == 0 && v.tangent[2] == 0 && v.tangent[3] == 0) return false;
     t = Vec3(component(v.tangent[0]), component(v.tangent[1]), component(v.tangent[2]));
     w = v.tangent[3] >= 127 ? 1.0f : -1.0f;
-    if (t.Length() < 0.5f) return false;
-    t = t.Normalized();
+    if (t.length() < 0.5f) return false;
+    t = t.normalized();
     return true;
 }
 
 Vec3 UnitNormal(const rbxmesh::Vertex &v) {
     const Vec3 n(v.nx, v.ny, v.nz);
     // Simplifier-made LOD vertices have short normals; degenerate ones stay as stored.
-    return n.Length() > 1e-6f ? n.Normalized() : n;
+    return n.length() > 1e-6f ? n.normalized() : n;
 }
 
 aiMesh *BuildMesh(const RobloxMesh &mesh, const Level &level, const CompactLevel &compact, bool colours) {
@@ -116,7 +116,7 @@ aiMesh *BuildMesh(const RobloxMesh &mesh, const Level &level, const CompactLevel
         if (DecodeTangent(v, t, w)) {
             anyTangent = true;
             tangents[i] = t;
-            bitangents[i] = n.Cross(t) * w;
+            bitangents[i] = n.cross(t) * w;
         }
     }
     if (anyTangent) {
@@ -165,12 +165,12 @@ Skeleton BuildSkeleton(const RobloxMesh &mesh, UniqueNames &names, std::vector<s
         if (bone.parent != rbxmesh::kNoBone && bone.parent < n) k.parent[b] = bone.parent;
         const Vec3 t(bone.position[0], bone.position[1], bone.position[2]);
         Mat4 w = Mat4::FromRowMajor3x4(bone.rotation.data(), t);
-        std::optional<Mat4> inverse = w.Inverse();
+        std::optional<Mat4> inverse = w.inverse();
         if (!inverse) {
             // A singular or non-finite bind rotation: keep the position so the skeleton stays usable.
             ++badMatrices;
             w = std::isfinite(t.x) && std::isfinite(t.y) && std::isfinite(t.z) ? Mat4::FromTranslation(t) : Mat4();
-            inverse = w.Inverse();
+            inverse = w.inverse();
         }
         k.bindWorld[b] = w;
         k.inverseBindWorld[b] = inverse ? *inverse : Mat4();
@@ -219,7 +219,7 @@ Skeleton BuildSkeleton(const RobloxMesh &mesh, UniqueNames &names, std::vector<s
             base.resize(cut);
         }
         if (base.empty()) base = "Bone" + std::to_string(b);
-        s.nodeNames[b] = names.Make(base);
+        s.nodeNames[b] = names.make(base);
     }
     return s;
 }
@@ -238,11 +238,11 @@ aiNode *MakeSkeletonNode(const RobloxMesh &mesh, const Skeleton &s) {
         auto *node = new aiNode(s.nodeNames[b]);
         node->mTransformation = ToAi(s.bones.restLocal[b]);
         MetadataBuilder md;
-        md.Add(rbxkeys::kBoneIndex, static_cast<std::int32_t>(b));
-        md.Add(rbxkeys::kCulling, mesh.bones[b].culling);
-        md.Add(rbxkeys::kLodParent, static_cast<std::int32_t>(mesh.bones[b].lodParent));
-        if (s.nodeNames[b] != mesh.bones[b].name) md.Add(rbxkeys::kOriginalName, mesh.bones[b].name);
-        node->mMetaData = md.Build();
+        md.add(rbxkeys::kBoneIndex, static_cast<std::int32_t>(b));
+        md.add(rbxkeys::kCulling, mesh.bones[b].culling);
+        md.add(rbxkeys::kLodParent, static_cast<std::int32_t>(mesh.bones[b].lodParent));
+        if (s.nodeNames[b] != mesh.bones[b].name) md.add(rbxkeys::kOriginalName, mesh.bones[b].name);
+        node->mMetaData = md.build();
         return node;
     };
     // s.bones.order has parents first, so each parent node exists before its children are attached.
@@ -263,8 +263,8 @@ aiNode *MakeSkeletonNode(const RobloxMesh &mesh, const Skeleton &s) {
     }
     auto *skeleton = new aiNode(rbxkeys::kSkeletonNode);
     MetadataBuilder md;
-    md.Add(rbxkeys::kSkeleton, true);
-    skeleton->mMetaData = md.Build();
+    md.add(rbxkeys::kSkeleton, true);
+    skeleton->mMetaData = md.build();
     std::vector<aiNode *> top;
     for (const std::uint32_t r : roots) top.push_back(nodes[r]);
     attach(skeleton, top);
@@ -393,47 +393,47 @@ std::string JoinTags(const std::vector<std::string> &tags) {
 
 void AddSceneMetadata(const RobloxMesh &mesh, std::size_t levelCount, bool allLods, bool baked, aiScene *scene) {
     MetadataBuilder md;
-    md.Add(AI_METADATA_SOURCE_FORMAT, rbxkeys::kSourceFormatValue);
-    md.Add(AI_METADATA_SOURCE_FORMAT_VERSION, mesh.version);
-    md.Add(rbxkeys::kVertexSize, static_cast<std::int32_t>(mesh.vertexSize));
-    md.Add(rbxkeys::kFaceSize, static_cast<std::int32_t>(mesh.faceSize));
-    md.Add(rbxkeys::kHeaderSize, static_cast<std::int32_t>(mesh.headerSize));
-    md.Add(rbxkeys::kLodEntrySize, static_cast<std::int32_t>(mesh.lodEntrySize));
-    md.Add(rbxkeys::kLodType, static_cast<std::int32_t>(mesh.lodType));
-    md.Add(rbxkeys::kNumHighQualityLods, static_cast<std::int32_t>(mesh.numHighQualityLODs));
-    md.Add(rbxkeys::kV4Unused, static_cast<std::int32_t>(mesh.v4Unused));
-    md.Add(rbxkeys::kCoremeshVersion, static_cast<std::int32_t>(mesh.coremeshVersion));
-    md.Add(rbxkeys::kLodOffsets, JoinOffsets(mesh.lodOffsets));
-    md.Add(rbxkeys::kLodLevels, static_cast<std::int32_t>(levelCount));
-    md.Add(rbxkeys::kNumVertices, static_cast<std::uint64_t>(mesh.vertices.size()));
-    md.Add(rbxkeys::kNumFaces, static_cast<std::uint64_t>(mesh.faces.size()));
-    md.Add(rbxkeys::kAllLods, allLods);
+    md.add(AI_METADATA_SOURCE_FORMAT, rbxkeys::kSourceFormatValue);
+    md.add(AI_METADATA_SOURCE_FORMAT_VERSION, mesh.version);
+    md.add(rbxkeys::kVertexSize, static_cast<std::int32_t>(mesh.vertexSize));
+    md.add(rbxkeys::kFaceSize, static_cast<std::int32_t>(mesh.faceSize));
+    md.add(rbxkeys::kHeaderSize, static_cast<std::int32_t>(mesh.headerSize));
+    md.add(rbxkeys::kLodEntrySize, static_cast<std::int32_t>(mesh.lodEntrySize));
+    md.add(rbxkeys::kLodType, static_cast<std::int32_t>(mesh.lodType));
+    md.add(rbxkeys::kNumHighQualityLods, static_cast<std::int32_t>(mesh.numHighQualityLODs));
+    md.add(rbxkeys::kV4Unused, static_cast<std::int32_t>(mesh.v4Unused));
+    md.add(rbxkeys::kCoremeshVersion, static_cast<std::int32_t>(mesh.coremeshVersion));
+    md.add(rbxkeys::kLodOffsets, JoinOffsets(mesh.lodOffsets));
+    md.add(rbxkeys::kLodLevels, static_cast<std::int32_t>(levelCount));
+    md.add(rbxkeys::kNumVertices, static_cast<std::uint64_t>(mesh.vertices.size()));
+    md.add(rbxkeys::kNumFaces, static_cast<std::uint64_t>(mesh.faces.size()));
+    md.add(rbxkeys::kAllLods, allLods);
     if (mesh.isText()) {
-        md.Add(rbxkeys::kTextCrlf, mesh.textCrlf);
-        md.Add(rbxkeys::kTextFinalNewline, mesh.textFinalNewline);
+        md.add(rbxkeys::kTextCrlf, mesh.textCrlf);
+        md.add(rbxkeys::kTextFinalNewline, mesh.textFinalNewline);
     }
-    if (mesh.isChunked()) md.Add(rbxkeys::kChunkOrder, JoinTags(mesh.chunkOrder));
+    if (mesh.isChunked()) md.add(rbxkeys::kChunkOrder, JoinTags(mesh.chunkOrder));
     if (!mesh.unknownChunks.empty()) {
-        md.Add(rbxkeys::kUnknownChunks, static_cast<std::int32_t>(mesh.unknownChunks.size()));
+        md.add(rbxkeys::kUnknownChunks, static_cast<std::int32_t>(mesh.unknownChunks.size()));
         for (std::size_t i = 0; i < mesh.unknownChunks.size(); ++i) {
             const rbxmesh::RawChunk &chunk = mesh.unknownChunks[i];
             const std::string stem = UnknownChunkKey(i, "");
-            md.Add(stem + "tag", chunk.tag);
-            md.Add(stem + "version", static_cast<std::int32_t>(chunk.version));
-            md.AddBlob(stem + "data", chunk.payload);
+            md.add(stem + "tag", chunk.tag);
+            md.add(stem + "version", static_cast<std::int32_t>(chunk.version));
+            md.addBlob(stem + "data", chunk.payload);
         }
     }
-    if (!mesh.trailingBytes.empty()) md.AddBlob(rbxkeys::kTrailingBytes, mesh.trailingBytes);
+    if (!mesh.trailingBytes.empty()) md.addBlob(rbxkeys::kTrailingBytes, mesh.trailingBytes);
     if (mesh.facs) {
-        md.AddBlob(rbxkeys::kFacs, mesh.facs->blob);
-        md.Add(rbxkeys::kFacsFormat, static_cast<std::int32_t>(mesh.facs->format));
+        md.addBlob(rbxkeys::kFacs, mesh.facs->blob);
+        md.add(rbxkeys::kFacsFormat, static_cast<std::int32_t>(mesh.facs->format));
     }
     if (mesh.hsravis) {
-        md.AddBlob(rbxkeys::kHsravis, mesh.hsravis->bits);
-        md.Add(rbxkeys::kHsravisBitCount, static_cast<std::uint64_t>(mesh.hsravis->bitCount));
+        md.addBlob(rbxkeys::kHsravis, mesh.hsravis->bits);
+        md.add(rbxkeys::kHsravisBitCount, static_cast<std::uint64_t>(mesh.hsravis->bitCount));
     }
-    md.Add(rbxkeys::kFacsBaked, baked);
-    md.MergeInto(scene->mMetaData);
+    md.add(rbxkeys::kFacsBaked, baked);
+    md.mergeInto(scene->mMetaData);
 }
 
 // The levels imported: LOD0, or every level with GAMEFMT_RBXMESH_IMPORT_ALL_LODS; empty levels are skipped
@@ -461,8 +461,8 @@ aiNode *MakeLodNode(const Level &level, unsigned meshIndex, aiNode *root) {
     node->mNumMeshes = 1;
     node->mMeshes = new unsigned[1]{meshIndex};
     MetadataBuilder md;
-    md.Add(rbxkeys::kLodLevel, static_cast<std::int32_t>(level.index));
-    node->mMetaData = md.Build();
+    md.add(rbxkeys::kLodLevel, static_cast<std::int32_t>(level.index));
+    node->mMetaData = md.build();
     return node;
 }
 
@@ -484,10 +484,10 @@ void BuildRobloxMeshScene(const RobloxMesh &mesh, const RobloxMeshSceneOptions &
 
     const bool colours = FileHasColours(mesh);
     UniqueNames names;
-    names.Make(rbxkeys::kRootNode);
-    for (const Level &level : levels) names.Make("LOD" + std::to_string(level.index));
+    names.make(rbxkeys::kRootNode);
+    for (const Level &level : levels) names.make("LOD" + std::to_string(level.index));
     const bool skinned = mesh.hasSkinning();
-    if (skinned) names.Make(rbxkeys::kSkeletonNode);
+    if (skinned) names.make(rbxkeys::kSkeletonNode);
 
     Skeleton skeleton;
     std::vector<VertexSkin> globalSkin;

@@ -147,7 +147,7 @@ std::vector<std::string> InstanceNodeNames(const Document &doc, UniqueNames &nam
     std::vector<std::string> out(doc.instances.size());
     ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t, std::size_t) {
         const Instance &inst = doc.instances[index];
-        out[index] = names.Make(WantedNodeName(doc, inst));
+        out[index] = names.make(WantedNodeName(doc, inst));
     });
     return out;
 }
@@ -157,14 +157,14 @@ std::vector<std::string> InstanceNodeNames(const Document &doc, UniqueNames &nam
 aiMetadata *NodeProperties(const Document &doc, std::uint32_t index) {
     const Instance &inst = doc.instances[index];
     MetadataBuilder md;
-    md.Add(kRbxClassName, doc.className(inst));
-    md.Add(kRbxName, SanitizeForAiString(inst.name));
-    md.Add(kRbxReferent, SanitizeForAiString(rbx::ReferentText(doc, index)));
-    if (inst.isService) md.Add(kRbxService, true);
+    md.add(kRbxClassName, doc.className(inst));
+    md.add(kRbxName, SanitizeForAiString(inst.name));
+    md.add(kRbxReferent, SanitizeForAiString(rbx::ReferentText(doc, index)));
+    if (inst.isService) md.add(kRbxService, true);
     for (const rbx::Property &p : inst.properties) {
-        md.Add(kRbxPropPrefix + doc.names.str(p.name), rbx::FormatValue(doc, p.value));
+        md.add(kRbxPropPrefix + doc.names.str(p.name), rbx::FormatValue(doc, p.value));
     }
-    return md.Build();
+    return md.build();
 }
 
 } // namespace
@@ -175,7 +175,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     const std::size_t n = doc.instances.size();
     UniqueNames names;
     scene->mRootNode = new aiNode();
-    scene->mRootNode->mName = aiString(std::string(names.Make("DataModel")));
+    scene->mRootNode->mName = aiString(std::string(names.make("DataModel")));
 
     const std::optional<std::uint32_t> cframeId = doc.names.find("CFrame");
     const std::uint32_t cframeName = cframeId ? *cframeId : kNoInstance;
@@ -199,7 +199,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
         ++reached;
         auto *node = new aiNode();
         nodes[index] = node;
-        node->mName = ToAiString(names.Make(WantedNodeName(doc, inst)));
+        node->mName = ToAiString(names.make(WantedNodeName(doc, inst)));
         node->mParent = parent == kNoInstance ? scene->mRootNode : nodes[parent];
         (parent == kNoInstance ? rootChildren : childLists[parent]).push_back(node);
 
@@ -228,25 +228,25 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
 
     MetadataBuilder sm;
-    sm.Add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
+    sm.add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
     // The instances themselves travel as the file they came from (or, for a document built in memory, its
     // XML form, which keeps a property that only some instances of a class carry): ~2.8 bytes of metadata
     // per file byte instead of ~2 KB per property.
     // zstd at its default level shrinks a binary file (LZ4 chunks) about 5× and XML about 10×.
     if (options.source != nullptr) {
-        sm.AddBlob(kRbxSource, CompressZstdFrame(options.source, options.sourceSize, 0, rbx::kFormatName));
-        sm.Add(kRbxSourceSize, static_cast<std::uint64_t>(options.sourceSize));
+        sm.addBlob(kRbxSource, CompressZstdFrame(options.source, options.sourceSize, 0, rbx::kFormatName));
+        sm.add(kRbxSourceSize, static_cast<std::uint64_t>(options.sourceSize));
     } else {
         const std::string xml = rbx::WriteXml(doc);
-        sm.AddBlob(kRbxSource, CompressZstdFrame(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size(), 0,
+        sm.addBlob(kRbxSource, CompressZstdFrame(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size(), 0,
                                                  rbx::kFormatName));
-        sm.Add(kRbxSourceSize, static_cast<std::uint64_t>(xml.size()));
+        sm.add(kRbxSourceSize, static_cast<std::uint64_t>(xml.size()));
     }
-    sm.Add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
-    for (const auto &[key, value] : doc.meta) sm.Add("rbx.meta." + key, value);
+    sm.add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
+    for (const auto &[key, value] : doc.meta) sm.add("rbx.meta." + key, value);
     // Undecoded PROPs, unknown chunks and unknown XML elements are in rbx.source; DocumentFromScene still
     // reads rbx.raw.<n> / rbx.xmlraw.<n> entries from scenes made without it.
-    sm.MergeInto(scene->mMetaData);
+    sm.mergeInto(scene->mMetaData);
     SetSourceAsset(scene, IsPlace(doc) ? kRbxPlaceFormat : kRbxModelFormat,
                    doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
 }
@@ -283,7 +283,7 @@ namespace {
 // whose nodes are gone are dropped and Refs to them become null. An untouched tree gives the source as read.
 void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
     UniqueNames names;
-    (void)names.Make("DataModel");
+    (void)names.make("DataModel");
     const std::vector<std::string> nodeNames = InstanceNodeNames(source, names);
     std::unordered_map<std::string_view, std::uint32_t> byName;
     byName.reserve(nodeNames.size());
@@ -425,7 +425,7 @@ void PropertiesFromNodes(Document &doc, const std::vector<std::pair<std::uint32_
             rbx::Property p;
             p.name = doc.names.intern(key);
             try {
-                p.value = parser.Parse(text);
+                p.value = parser.parse(text);
             } catch (const FormatError &err) {
                 Fail("instance '" + doc.instances[index].name + "', property '" + std::string(key) +
                      "': " + err.message());

@@ -86,7 +86,7 @@ std::vector<Instance> WalkScene(const aiScene &scene, const Mat4 &frame, Warning
             if (*own >= slmesh::kLowestLod && *own <= slmesh::kHighLod)
                 level = static_cast<int>(*own);
             else
-                warnings.Add("node '" + name + "' has " + kLodLevelKey + " " + std::to_string(*own) +
+                warnings.add("node '" + name + "' has " + kLodLevelKey + " " + std::to_string(*own) +
                              ", not 0 (lowest) to 3 (high); ignored");
         }
         for (unsigned i = 0; i < node.mNumMeshes; ++i) {
@@ -119,11 +119,11 @@ struct NormalMatrix {
         for (int r = 0; r < 3; ++r)
             for (int c = 0; c < 3; ++c) m[r][c] = static_cast<float>(sign * cof[r][c]);
     }
-    Vec3 Apply(const aiVector3D &n) const {
+    Vec3 apply(const aiVector3D &n) const {
         const Vec3 v =
             Vec3(m[0][0] * n.x + m[0][1] * n.y + m[0][2] * n.z, m[1][0] * n.x + m[1][1] * n.y + m[1][2] * n.z,
                  m[2][0] * n.x + m[2][1] * n.y + m[2][2] * n.z)
-                .Normalized();
+                .normalized();
         return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) ? v : Vec3();
     }
 };
@@ -136,7 +136,7 @@ struct FaceAccumulator {
     bool anyTexCoords = false;
     std::vector<std::vector<std::pair<std::uint32_t, float>>> influences; // per vertex
 
-    slmesh::BuildFace Finish() {
+    slmesh::BuildFace finish() {
         slmesh::BuildFace out = std::move(face);
         if (!anyNormals) out.normals.clear();
         if (!anyTexCoords) out.texCoords.clear();
@@ -194,7 +194,7 @@ std::unordered_map<std::string, std::uint32_t> CollectJoints(const std::vector<I
                 bindSet.push_back(false);
             }
             // §13.8: IB = O · G⁻¹ · C⁻¹ = O · (C·G)⁻¹; the first mesh that binds a joint wins.
-            const std::optional<Mat4> inverseGlobal = instance.global.Inverse();
+            const std::optional<Mat4> inverseGlobal = instance.global.inverse();
             if (!inverseGlobal)
                 Fail("mesh '" + std::string(instance.mesh->mName.C_Str()) + "' has a singular node transform");
             const Mat4 ib = FromAi(bone->mOffsetMatrix) * *inverseGlobal;
@@ -203,7 +203,7 @@ std::unordered_map<std::string, std::uint32_t> CollectJoints(const std::vector<I
                 input.jointInverseBind[joint] = ib;
                 bindSet[joint] = true;
             } else if (!NearlyEqual(input.jointInverseBind[joint], ib)) {
-                warnings.Add("joint '" + input.jointNames[joint] + "' (bone '" + name +
+                warnings.add("joint '" + input.jointNames[joint] + "' (bone '" + name +
                              "') has different bind poses in different meshes; the first is kept");
             }
         }
@@ -253,10 +253,10 @@ void AppendVertices(const Instance &instance, const NormalMatrix &normalMatrix, 
     acc.anyTexCoords = acc.anyTexCoords || uvs;
     for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
         const aiVector3D &p = mesh.mVertices[v];
-        const Vec3 q = instance.global.TransformPoint(Vec3(p.x, p.y, p.z));
+        const Vec3 q = instance.global.transformPoint(Vec3(p.x, p.y, p.z));
         acc.face.positions.insert(acc.face.positions.end(), {q.x, q.y, q.z});
         if (acc.anyNormals) {
-            const Vec3 n = normals ? normalMatrix.Apply(mesh.mNormals[v]) : Vec3();
+            const Vec3 n = normals ? normalMatrix.apply(mesh.mNormals[v]) : Vec3();
             acc.face.normals.insert(acc.face.normals.end(), {n.x, n.y, n.z});
         }
         if (acc.anyTexCoords) {
@@ -290,18 +290,18 @@ void AssignLevels(std::array<std::map<unsigned, FaceAccumulator>, 4> &levels,
         for (auto &entry : levels[static_cast<std::size_t>(l)]) {
             if (!entry.second.face.indices.empty()) {
                 entry.second.influences.resize(entry.second.face.positions.size() / 3);
-                input.lods[static_cast<std::size_t>(l)].push_back(entry.second.Finish());
+                input.lods[static_cast<std::size_t>(l)].push_back(entry.second.finish());
             }
         }
     for (auto &entry : physics)
-        if (!entry.second.face.indices.empty()) input.physicsMesh.push_back(entry.second.Finish());
+        if (!entry.second.face.indices.empty()) input.physicsMesh.push_back(entry.second.finish());
     if (input.lods[slmesh::kHighLod].empty()) {
         // LOD nodes without a high level: the highest level present is the high LOD.
         for (int l = slmesh::kHighLod - 1; l >= slmesh::kLowestLod; --l)
             if (!input.lods[static_cast<std::size_t>(l)].empty()) {
                 input.lods[slmesh::kHighLod] = std::move(input.lods[static_cast<std::size_t>(l)]);
                 input.lods[static_cast<std::size_t>(l)].clear();
-                warnings.Add(std::string("the scene has no high level of detail: ") + slmesh::LodKey(l) +
+                warnings.add(std::string("the scene has no high level of detail: ") + slmesh::LodKey(l) +
                              " is written as high_lod");
                 break;
             }
@@ -349,7 +349,7 @@ SlMeshSceneInput ExtractSlMeshInput(const aiScene &scene) {
         if (!isPhysics && mesh.mNumBones != 0) AppendInfluences(mesh, jointIndex, base, acc);
     }
     if (skippedPrimitives > 0)
-        warnings.Add(std::to_string(skippedPrimitives) +
+        warnings.add(std::to_string(skippedPrimitives) +
                      " points and lines skipped: Second Life meshes hold triangles");
     AssignLevels(levels, physics, input, warnings);
     return out;
@@ -386,7 +386,7 @@ std::vector<std::vector<std::uint8_t>> ExportSlMeshToBytes(const aiScene &scene,
     SlMeshSceneInput extracted = ExtractSlMeshInput(scene);
     Warnings warnings(extracted.warnings, "Second Life mesh export: ");
     slmesh::BuildResult built = slmesh::BuildAsset(extracted.input, options);
-    for (const std::string &warning : built.warnings) warnings.Add(warning);
+    for (const std::string &warning : built.warnings) warnings.add(warning);
     std::vector<std::vector<std::uint8_t>> files;
     files.reserve(built.assets.size());
     for (const slmesh::SLMeshAsset &asset : built.assets) files.push_back(slmesh::WriteAsset(asset));

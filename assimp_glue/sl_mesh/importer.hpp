@@ -30,7 +30,7 @@ protected:
 private:
     ImportLimits mLimits;
     SlMeshSceneOptions mOptions;
-    std::size_t mMaxInflated = 64u * 1024u * 1024u;
+    std::size_t mMaxInflated = std::size_t(64) << 20;
     std::size_t mSlmMesh = 0;
     std::string mOptionError; // a bad option value, reported by InternReadFile (SetupProperties cannot fail)
 };

@@ -83,12 +83,12 @@ void SetNodeMeshes(aiNode *node, const std::vector<unsigned> &meshes) {
 // Owns the scene's meshes until they are handed to the aiScene (so an exception leaks nothing).
 class MeshList {
 public:
-    unsigned Add(aiMesh *mesh) {
+    unsigned add(aiMesh *mesh) {
         mMeshes.emplace_back(mesh);
         return static_cast<unsigned>(mMeshes.size() - 1);
     }
     std::size_t size() const { return mMeshes.size(); }
-    void MoveInto(aiScene *scene) {
+    void moveInto(aiScene *scene) {
         if (mMeshes.empty()) return;
         scene->mNumMeshes = static_cast<unsigned>(mMeshes.size());
         scene->mMeshes = new aiMesh *[mMeshes.size()];
@@ -328,27 +328,27 @@ std::string FormatUuid(const slmesh::UUIDBytes &u) {
 void AddSceneMetadata(const SLMeshAsset &asset, const std::string &lodName, const std::optional<slmesh::Real3> &scale,
                       bool yUp, aiScene *scene) {
     MetadataBuilder md;
-    md.Add(AI_METADATA_SOURCE_FORMAT, kSourceFormat);
+    md.add(AI_METADATA_SOURCE_FORMAT, kSourceFormat);
     if (asset.version) {
-        md.Add(AI_METADATA_SOURCE_FORMAT_VERSION, std::to_string(*asset.version));
-        md.Add("sl.version", static_cast<std::int32_t>(*asset.version));
+        md.add(AI_METADATA_SOURCE_FORMAT_VERSION, std::to_string(*asset.version));
+        md.add("sl.version", static_cast<std::int32_t>(*asset.version));
     }
-    if (asset.creator) md.Add("sl.creator", FormatUuid(*asset.creator));
+    if (asset.creator) md.add("sl.creator", FormatUuid(*asset.creator));
     if (asset.date) {
         const std::string iso = slmesh::FormatIsoDate(*asset.date);
-        if (!iso.empty()) md.Add("sl.date", iso);
-        md.Add("sl.dateSeconds", *asset.date);
+        if (!iso.empty()) md.add("sl.date", iso);
+        md.add("sl.dateSeconds", *asset.date);
     }
-    if (asset.submodelId) md.Add("sl.submodelId", static_cast<std::int32_t>(*asset.submodelId));
-    md.Add("sl.lod", lodName);
+    if (asset.submodelId) md.add("sl.submodelId", static_cast<std::int32_t>(*asset.submodelId));
+    md.add("sl.lod", lodName);
     if (scale)
-        md.Add("sl.normalizedScale", aiVector3D(static_cast<ai_real>((*scale)[0]), static_cast<ai_real>((*scale)[1]),
+        md.add("sl.normalizedScale", aiVector3D(static_cast<ai_real>((*scale)[0]), static_cast<ai_real>((*scale)[1]),
                                                 static_cast<ai_real>((*scale)[2])));
     if (!yUp) {
-        md.Add("UpAxis", static_cast<std::int32_t>(2));
-        md.Add("UpAxisSign", static_cast<std::int32_t>(1));
+        md.add("UpAxis", static_cast<std::int32_t>(2));
+        md.add("UpAxisSign", static_cast<std::int32_t>(1));
     }
-    md.MergeInto(scene->mMetaData);
+    md.mergeInto(scene->mMetaData);
 }
 
 std::optional<slmesh::Real3> LodNormalizedScale(const Lod &lod) {
@@ -371,15 +371,15 @@ class Builder {
 public:
     Builder(const SLMeshAsset &asset, const SlMeshSceneOptions &options) : mAsset(asset), mOptions(options) {}
 
-    void Build(aiScene *scene);
+    void build(aiScene *scene);
 
 private:
-    std::vector<int> ChooseLevels();
-    void PrepareRig();
-    NodePtr BuildLodNode(int level, unsigned &materialCount);
-    NodePtr BuildPhysicsNode(unsigned physicsMaterial, bool &usedPhysicsMaterial);
-    NodePtr BuildConvexNode(unsigned physicsMaterial, bool &used);
-    std::vector<NodePtr> BuildSkeletonNodes();
+    std::vector<int> chooseLevels();
+    void prepareRig();
+    NodePtr buildLodNode(int level, unsigned &materialCount);
+    NodePtr buildPhysicsNode(unsigned physicsMaterial, bool &usedPhysicsMaterial);
+    NodePtr buildConvexNode(unsigned physicsMaterial, bool &used);
+    std::vector<NodePtr> buildSkeletonNodes();
 
     const SLMeshAsset &mAsset;
     const SlMeshSceneOptions &mOptions;
@@ -390,7 +390,7 @@ private:
     Rig mRig;
 };
 
-std::vector<int> Builder::ChooseLevels() {
+std::vector<int> Builder::chooseLevels() {
     std::vector<int> levels;
     if (mOptions.allLods) {
         for (int level = slmesh::kHighLod; level >= slmesh::kLowestLod; --level)
@@ -411,7 +411,7 @@ std::vector<int> Builder::ChooseLevels() {
     return levels;
 }
 
-void Builder::PrepareRig() {
+void Builder::prepareRig() {
     mRigged = HasUsableSkin(mAsset);
     if (!mRigged) {
         if (mAsset.skin)
@@ -451,7 +451,7 @@ void Builder::PrepareRig() {
         mRig.binding.offsets[j] = ToAiMatrix(FromStored(skin.inverseBind[j]) * bindShape);
     }
     // Names: the avatar joints keep theirs exactly (bones refer to them); loose joints get unique ones.
-    for (std::size_t t = 0; t < slmesh::kAvatarJointCount; ++t) mNames.Make(slmesh::kAvatarJoints[t].name);
+    for (std::size_t t = 0; t < slmesh::kAvatarJointCount; ++t) mNames.make(slmesh::kAvatarJoints[t].name);
     for (std::size_t j = 0; j < joints; ++j) {
         const int t = mRig.tableJoint[j];
         if (t >= 0) {
@@ -462,14 +462,14 @@ void Builder::PrepareRig() {
         if (base.size() > 1000) base.resize(1000); // room for a ".N" suffix (a cut UTF-8 tail is re-sanitised)
         base = SanitizeForAiString(base);
         if (base.empty()) base = "joint" + std::to_string(j);
-        const std::string unique = mNames.Make(base);
+        const std::string unique = mNames.make(base);
         mRig.binding.boneNames[j] = unique;
         mRig.looseJoints.push_back(j);
         mRig.looseNames.push_back(unique);
     }
 }
 
-std::vector<NodePtr> Builder::BuildSkeletonNodes() {
+std::vector<NodePtr> Builder::buildSkeletonNodes() {
     std::vector<NodePtr> top;
     if (!mRigged) return top;
     const slmesh::Skin &skin = *mAsset.skin;
@@ -531,7 +531,7 @@ std::vector<NodePtr> Builder::BuildSkeletonNodes() {
     for (std::size_t k = 0; k < mRig.looseJoints.size(); ++k) {
         const std::size_t j = mRig.looseJoints[k];
         NodePtr node(new aiNode(mRig.looseNames[k]));
-        const std::optional<M4> inverse = FromStored(skin.inverseBind[j]).Inverse();
+        const std::optional<M4> inverse = FromStored(skin.inverseBind[j]).inverse();
         if (inverse) {
             node->mTransformation = ToAiMatrix(*inverse);
         } else {
@@ -539,15 +539,15 @@ std::vector<NodePtr> Builder::BuildSkeletonNodes() {
                                 ": inverse bind matrix is not invertible; its node is placed at the origin");
         }
         MetadataBuilder md;
-        md.Add("sl.jointName", skin.jointNames[j]);
-        md.Add("sl.jointIndex", static_cast<std::int32_t>(j));
-        node->mMetaData = md.Build();
+        md.add("sl.jointName", skin.jointNames[j]);
+        md.add("sl.jointIndex", static_cast<std::int32_t>(j));
+        node->mMetaData = md.build();
         top.push_back(std::move(node));
     }
     return top;
 }
 
-NodePtr Builder::BuildLodNode(int level, unsigned &materialCount) {
+NodePtr Builder::buildLodNode(int level, unsigned &materialCount) {
     const Lod &lod = *mAsset.lods[level];
     const std::string key = slmesh::LodKey(level);
     NodePtr node(new aiNode(key));
@@ -555,7 +555,7 @@ NodePtr Builder::BuildLodNode(int level, unsigned &materialCount) {
     for (std::size_t i = 0; i < lod.faces.size(); ++i) {
         aiMesh *mesh = BuildFaceMesh(lod.faces[i], key + "_face" + std::to_string(i), static_cast<unsigned>(i),
                                      mRigged ? &mRig.binding : nullptr);
-        if (mesh != nullptr) meshes.push_back(mMeshes.Add(mesh));
+        if (mesh != nullptr) meshes.push_back(mMeshes.add(mesh));
     }
     materialCount = std::max(materialCount, static_cast<unsigned>(lod.faces.size()));
     SetNodeMeshes(node.get(), meshes);
@@ -563,12 +563,12 @@ NodePtr Builder::BuildLodNode(int level, unsigned &materialCount) {
         if (const std::optional<slmesh::Real3> scale = LodNormalizedScale(lod))
             node->mTransformation = ScaleMatrix(*scale);
     MetadataBuilder md;
-    md.Add(kLodLevelKey, static_cast<std::int32_t>(level));
-    node->mMetaData = md.Build();
+    md.add(kLodLevelKey, static_cast<std::int32_t>(level));
+    node->mMetaData = md.build();
     return node;
 }
 
-NodePtr Builder::BuildConvexNode(unsigned physicsMaterial, bool &used) {
+NodePtr Builder::buildConvexNode(unsigned physicsMaterial, bool &used) {
     const slmesh::PhysicsConvex &convex = *mAsset.physicsConvex;
     const slmesh::Domain3 domain = convex.domain.value_or(slmesh::Domain3{});
     NodePtr node(new aiNode(kPhysicsConvexNode));
@@ -588,7 +588,7 @@ NodePtr Builder::BuildConvexNode(unsigned physicsMaterial, bool &used) {
                                 " points) has no closed hull (" + hull.error + "); imported as points");
             mesh = BuildPointMesh(points, name, physicsMaterial);
         }
-        meshes.push_back(mMeshes.Add(mesh));
+        meshes.push_back(mMeshes.add(mesh));
         used = true;
     };
     if (convex.hasBoundingVerts) addHull(convex.boundingVerts.data(), convex.boundingVerts.size() / 3, "bounding_hull");
@@ -611,7 +611,7 @@ NodePtr Builder::BuildConvexNode(unsigned physicsMaterial, bool &used) {
     return node;
 }
 
-NodePtr Builder::BuildPhysicsNode(unsigned physicsMaterial, bool &used) {
+NodePtr Builder::buildPhysicsNode(unsigned physicsMaterial, bool &used) {
     std::vector<NodePtr> children;
     if (mAsset.physicsMesh) {
         NodePtr node(new aiNode(kPhysicsMeshNode));
@@ -620,7 +620,7 @@ NodePtr Builder::BuildPhysicsNode(unsigned physicsMaterial, bool &used) {
             aiMesh *mesh =
                 BuildFaceMesh(mAsset.physicsMesh->faces[i], std::string(kPhysicsMeshNode) + "_face" + std::to_string(i),
                               physicsMaterial, nullptr);
-            if (mesh != nullptr) meshes.push_back(mMeshes.Add(mesh));
+            if (mesh != nullptr) meshes.push_back(mMeshes.add(mesh));
         }
         if (!meshes.empty()) {
             SetNodeMeshes(node.get(), meshes);
@@ -629,7 +629,7 @@ NodePtr Builder::BuildPhysicsNode(unsigned physicsMaterial, bool &used) {
         }
     }
     if (mAsset.physicsConvex)
-        if (NodePtr convex = BuildConvexNode(physicsMaterial, used)) children.push_back(std::move(convex));
+        if (NodePtr convex = buildConvexNode(physicsMaterial, used)) children.push_back(std::move(convex));
     if (children.empty()) return nullptr;
     NodePtr physics(new aiNode(kPhysicsNode));
     std::vector<aiNode *> raw;
@@ -638,19 +638,19 @@ NodePtr Builder::BuildPhysicsNode(unsigned physicsMaterial, bool &used) {
     return physics;
 }
 
-void Builder::Build(aiScene *scene) {
+void Builder::build(aiScene *scene) {
     mWarnings = mAsset.warnings;
-    const std::vector<int> levels = ChooseLevels();
+    const std::vector<int> levels = chooseLevels();
 
     // Structural names first so the exporter finds them verbatim; the root takes what is left.
-    for (const int level : levels) mNames.Make(slmesh::LodKey(level));
+    for (const int level : levels) mNames.make(slmesh::LodKey(level));
     if (mOptions.physics) {
-        mNames.Make(kPhysicsNode);
-        mNames.Make(kPhysicsMeshNode);
-        mNames.Make(kPhysicsConvexNode);
+        mNames.make(kPhysicsNode);
+        mNames.make(kPhysicsMeshNode);
+        mNames.make(kPhysicsConvexNode);
     }
-    PrepareRig();
-    const std::string rootName = mNames.Make(mOptions.rootName.empty() ? "SecondLifeMesh" : mOptions.rootName);
+    prepareRig();
+    const std::string rootName = mNames.make(mOptions.rootName.empty() ? "SecondLifeMesh" : mOptions.rootName);
 
     std::vector<NodePtr> children;
     // One material per face index of every level present, NoGeometry slots included.
@@ -658,7 +658,7 @@ void Builder::Build(aiScene *scene) {
     for (int level = 0; level < 4; ++level)
         if (mAsset.lods[level])
             materialCount = std::max(materialCount, static_cast<unsigned>(mAsset.lods[level]->faces.size()));
-    for (const int level : levels) children.push_back(BuildLodNode(level, materialCount));
+    for (const int level : levels) children.push_back(buildLodNode(level, materialCount));
 
     std::optional<slmesh::Real3> scale;
     for (const int level : levels)
@@ -666,13 +666,13 @@ void Builder::Build(aiScene *scene) {
 
     bool usedPhysicsMaterial = false;
     if (mOptions.physics) {
-        if (NodePtr physics = BuildPhysicsNode(materialCount, usedPhysicsMaterial)) {
+        if (NodePtr physics = buildPhysicsNode(materialCount, usedPhysicsMaterial)) {
             // Physics shapes live in the high level's normalized frame: give them the same size.
             if (!mRigged && mOptions.normalizedScale && scale) physics->mTransformation = ScaleMatrix(*scale);
             children.push_back(std::move(physics));
         }
     }
-    for (NodePtr &joint : BuildSkeletonNodes()) children.push_back(std::move(joint));
+    for (NodePtr &joint : buildSkeletonNodes()) children.push_back(std::move(joint));
 
     auto *root = new aiNode(rootName);
     scene->mRootNode = root;
@@ -683,7 +683,7 @@ void Builder::Build(aiScene *scene) {
     std::vector<aiNode *> raw;
     for (NodePtr &c : children) raw.push_back(c.release());
     AttachChildren(root, raw);
-    mMeshes.MoveInto(scene);
+    mMeshes.moveInto(scene);
 
     const unsigned total = materialCount + (usedPhysicsMaterial ? 1u : 0u);
     scene->mNumMaterials = total;
@@ -704,7 +704,7 @@ void Builder::Build(aiScene *scene) {
 } // namespace
 
 void BuildSlMeshScene(const slmesh::SLMeshAsset &asset, const SlMeshSceneOptions &options, aiScene *scene) {
-    Builder(asset, options).Build(scene);
+    Builder(asset, options).build(scene);
 }
 
 } // namespace gamefmt::glue

@@ -317,7 +317,7 @@ public:
         for (;;) {
             while (mPos < mSize && IsSpace(mData[mPos])) ++mPos;
             if (mPos == mSize) break;
-            if (mData[mPos] != '[') Fail(mPos, std::string("expected '[' but found ") + describe(mData[mPos]));
+            if (mData[mPos] != '[') Fail(mPos, std::string("expected '[' but found ") + Describe(mData[mPos]));
             if (mesh.vertices.size() == numVerts)
                 Fail(countAt, "face count " + Str(static_cast<std::uint64_t>(numFaces)) +
                                   " is smaller than the vertex data, which continues at byte offset " + Str(mPos));
@@ -372,7 +372,7 @@ private:
             if (mPos == mSize) Fail(open, "bracket opened here is never closed");
             if (static_cast<char>(mData[mPos]) != end)
                 Fail(mPos, std::string("bracket opened at byte offset ") + Str(open) + " holds " +
-                               (k < 2 ? "fewer" : "more") + " than 3 numbers (found " + describe(mData[mPos]) + ")");
+                               (k < 2 ? "fewer" : "more") + " than 3 numbers (found " + Describe(mData[mPos]) + ")");
             out[k] = number(start, mPos, innerSpace);
             ++mPos;
         }
@@ -399,7 +399,7 @@ private:
         return v;
     }
 
-    static std::string describe(std::uint8_t c) {
+    static std::string Describe(std::uint8_t c) {
         if (c >= 0x20 && c < 0x7F) return std::string("'") + static_cast<char>(c) + "'";
         return "byte " + Str(c);
     }

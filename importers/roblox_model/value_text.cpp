@@ -683,7 +683,7 @@ ValueParser::ValueParser(Document &document, ReferentResolver resolver)
         mShared.emplace(mDocument.sharedStrings[i].content, i);
 }
 
-std::uint32_t ValueParser::Resolve(std::string_view referent) {
+std::uint32_t ValueParser::resolve(std::string_view referent) {
     if (referent == "null") return kNoInstance;
     if (mResolver) return mResolver(referent);
     if (!mReferentsBuilt) {
@@ -695,7 +695,7 @@ std::uint32_t ValueParser::Resolve(std::string_view referent) {
     return it == mReferents.end() ? kNoInstance : it->second;
 }
 
-std::uint32_t ValueParser::AddSharedString(std::string content) {
+std::uint32_t ValueParser::addSharedString(std::string content) {
     const auto it = mShared.find(content);
     if (it != mShared.end()) return it->second;
     const auto index = static_cast<std::uint32_t>(mDocument.sharedStrings.size());
@@ -708,14 +708,14 @@ std::uint32_t ValueParser::AddSharedString(std::string content) {
 
 // Ref, SharedString, Content (what needs the parser's referent and shared-string tables), and the
 // stateless UniqueId and Font.
-void ValueParser::ParseReference(Type type, std::string_view body, Value &value) {
+void ValueParser::parseReference(Type type, std::string_view body, Value &value) {
     In in(body, TypeName(type));
     switch (type) {
     case Type::Ref:
-        value.data = RefValue{Resolve(body)};
+        value.data = RefValue{resolve(body)};
         break;
     case Type::SharedString:
-        value.data = SharedStringRef{AddSharedString(UnBase64(body, "SharedString"))};
+        value.data = SharedStringRef{addSharedString(UnBase64(body, "SharedString"))};
         break;
     case Type::Content: {
         Content c;
@@ -726,7 +726,7 @@ void ValueParser::ParseReference(Type type, std::string_view body, Value &value)
             c.uri = std::string(body.substr(4));
         } else if (body.substr(0, 7) == "object ") {
             c.source = Content::Source::Object;
-            c.object = Resolve(body.substr(7));
+            c.object = resolve(body.substr(7));
         } else {
             Fail("Content must be none, uri <u> or object <referent>");
         }
@@ -739,7 +739,7 @@ void ValueParser::ParseReference(Type type, std::string_view body, Value &value)
     }
 }
 
-Value ValueParser::Parse(std::string_view text) {
+Value ValueParser::parse(std::string_view text) {
     const std::size_t colon = text.find(':');
     if (colon == std::string_view::npos) Fail("no ':' after the type name");
     const std::string_view typeName = text.substr(0, colon);
@@ -769,7 +769,7 @@ Value ValueParser::Parse(std::string_view text) {
         break;
     case TypeFamily::Reference:
     case TypeFamily::Content:
-        ParseReference(*type, body, value);
+        parseReference(*type, body, value);
         break;
     case TypeFamily::Unknown:
         ParseUnknown(body, value);
@@ -780,7 +780,7 @@ Value ValueParser::Parse(std::string_view text) {
 
 Value ParseValue(std::string_view text, Document &document, ReferentResolver resolver) {
     ValueParser parser(document, std::move(resolver));
-    return parser.Parse(text);
+    return parser.parse(text);
 }
 
 } // namespace gamefmt::rbx

@@ -54,13 +54,13 @@ public:
     // Without a resolver, referents are looked up among document.instances by ReferentText (the
     // table is built on the first Ref, so add the instances first).
     explicit ValueParser(Document &document, ReferentResolver resolver = {});
-    Value Parse(std::string_view text);
+    Value parse(std::string_view text);
 
 private:
-    std::uint32_t Resolve(std::string_view referent);
-    std::uint32_t AddSharedString(std::string content);
+    std::uint32_t resolve(std::string_view referent);
+    std::uint32_t addSharedString(std::string content);
     // Ref, SharedString, Content (the referent and shared-string tables), UniqueId, Font.
-    void ParseReference(Type type, std::string_view body, Value &value);
+    void parseReference(Type type, std::string_view body, Value &value);
 
     Document &mDocument;
     ReferentResolver mResolver;

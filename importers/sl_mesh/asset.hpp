@@ -196,9 +196,9 @@ enum BlockMask : std::uint32_t {
 };
 
 struct ReadOptions {
-    std::uint32_t blocks = kBlockAll;                   // which blocks to inflate and decode
-    std::size_t maxInflatedBlock = 64u * 1024u * 1024u; // per block (§2)
-    std::size_t slmMeshIndex = 0;                       // which `mesh` element of a .slm container
+    std::uint32_t blocks = kBlockAll;                     // which blocks to inflate and decode
+    std::size_t maxInflatedBlock = std::size_t(64) << 20; // per block (§2)
+    std::size_t slmMeshIndex = 0;                         // which `mesh` element of a .slm container
     // Real blocks hold at most a few thousand values (a 110-joint skin about 4,000): 65,536 keeps a hostile
     // block of 64 MiB of one-byte values from costing gigabytes of LLSD values.
     LLSDLimits limits{128, std::size_t(1) << 16};

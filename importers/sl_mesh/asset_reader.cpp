@@ -322,7 +322,7 @@ void AssetReader::decodeTriangles(const std::string &where, const LLSD &v, std::
         const std::uint16_t c = LoadU16(bytes.data() + 2 * t + 4);
         if (a >= n || b >= n || c >= n) {
             ++dropped;
-            return;
+            continue;
         }
         face.indices.push_back(a);
         face.indices.push_back(b);

@@ -86,7 +86,7 @@ std::optional<std::string> CanonicalJointName(std::string_view name) {
 
 Mat4 AvatarJointLocalMatrix(std::size_t index) {
     if (index >= kAvatarJointCount) return Mat4();
-    return LocalDouble(kAvatarJoints[index]).ToFloat();
+    return LocalDouble(kAvatarJoints[index]).toFloat();
 }
 
 Mat4 AvatarJointWorldMatrix(std::size_t index) {
@@ -96,7 +96,7 @@ Mat4 AvatarJointWorldMatrix(std::size_t index) {
     for (int p = kAvatarJoints[index].parent; p >= 0 && static_cast<std::size_t>(p) < kAvatarJointCount;
          p = kAvatarJoints[p].parent)
         world = LocalDouble(kAvatarJoints[p]) * world;
-    return world.ToFloat();
+    return world.toFloat();
 }
 
 } // namespace gamefmt::slmesh

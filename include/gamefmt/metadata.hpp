@@ -46,27 +46,27 @@ inline constexpr std::size_t kMetadataPartBytes = 1000;
 // Collects typed entries in order, then builds an aiMetadata of exactly that many entries.
 class MetadataBuilder {
 public:
-    void Add(std::string_view key, bool value);
-    void Add(std::string_view key, std::int32_t value);
-    void Add(std::string_view key, std::uint64_t value);
-    void Add(std::string_view key, float value);
-    void Add(std::string_view key, double value);
-    void Add(std::string_view key, const aiVector3D &value);
+    void add(std::string_view key, bool value);
+    void add(std::string_view key, std::int32_t value);
+    void add(std::string_view key, std::uint64_t value);
+    void add(std::string_view key, float value);
+    void add(std::string_view key, double value);
+    void add(std::string_view key, const aiVector3D &value);
     // A text of any length: one AI_AISTRING entry, or the long form above.
-    void Add(std::string_view key, std::string_view text);
-    void Add(std::string_view key, const char *text) { Add(key, std::string_view(text)); }
+    void add(std::string_view key, std::string_view text);
+    void add(std::string_view key, const char *text) { add(key, std::string_view(text)); }
     // Bytes as base64 text (one entry up to 750 bytes, the long form beyond).
-    void AddBlob(std::string_view key, const std::uint8_t *data, std::size_t size);
-    void AddBlob(std::string_view key, const std::vector<std::uint8_t> &bytes) {
-        AddBlob(key, bytes.data(), bytes.size());
+    void addBlob(std::string_view key, const std::uint8_t *data, std::size_t size);
+    void addBlob(std::string_view key, const std::vector<std::uint8_t> &bytes) {
+        addBlob(key, bytes.data(), bytes.size());
     }
 
     bool empty() const { return mEntries.empty(); }
     std::size_t size() const { return mEntries.size(); } // aiMetadata entries, parts included
     // A new aiMetadata the caller owns (Assimp does, once it is set on a scene or node); null when empty.
-    aiMetadata *Build() const;
+    aiMetadata *build() const;
     // Appends the entries to `target` (creating it when null); the existing entries keep their order.
-    void MergeInto(aiMetadata *&target) const;
+    void mergeInto(aiMetadata *&target) const;
 
 private:
     struct Entry {
@@ -76,7 +76,7 @@ private:
         std::string text;
         aiVector3D vector;
     };
-    void AddEntry(std::string_view key, aiMetadataType type, std::uint64_t bits);
+    void addEntry(std::string_view key, aiMetadataType type, std::uint64_t bits);
     static void Fill(aiMetadata &md, unsigned index, const Entry &entry);
     std::vector<Entry> mEntries;
 };

@@ -21,7 +21,7 @@ struct Value {
     std::vector<std::string> keys; // object members, in order (two vectors: Value is incomplete here)
     std::vector<Value> values;
 
-    const Value *Get(const std::string &key) const {
+    const Value *get(const std::string &key) const {
         for (std::size_t i = 0; i < keys.size(); ++i)
             if (keys[i] == key) return &values[i];
         return nullptr;
@@ -33,52 +33,52 @@ public:
     explicit Parser(const std::string &text) : mText(text) {}
 
     // The document's value, or nullopt (with Error()) when `text` is not exactly one JSON value.
-    std::optional<Value> Parse() {
+    std::optional<Value> parse() {
         Value value;
-        SkipSpace();
-        if (!ParseValue(value, 0)) return std::nullopt;
-        SkipSpace();
-        if (mPos != mText.size()) return Fail("trailing characters");
+        skipSpace();
+        if (!parseValue(value, 0)) return std::nullopt;
+        skipSpace();
+        if (mPos != mText.size()) return fail("trailing characters");
         return value;
     }
-    const std::string &Error() const { return mError; }
+    const std::string &error() const { return mError; }
 
 private:
-    std::nullopt_t Fail(const std::string &why) {
+    std::nullopt_t fail(const std::string &why) {
         if (mError.empty()) mError = why + " at offset " + std::to_string(mPos);
         return std::nullopt;
     }
-    bool Failed(const std::string &why) {
-        Fail(why);
+    bool failed(const std::string &why) {
+        fail(why);
         return false;
     }
-    void SkipSpace() {
+    void skipSpace() {
         while (mPos < mText.size() &&
                (mText[mPos] == ' ' || mText[mPos] == '\t' || mText[mPos] == '\n' || mText[mPos] == '\r'))
             ++mPos;
     }
-    bool Literal(const char *word) {
+    bool literal(const char *word) {
         const std::string w(word);
         if (mText.compare(mPos, w.size(), w) != 0) return false;
         mPos += w.size();
         return true;
     }
-    bool ParseValue(Value &value, int depth) {
-        if (depth > 64) return Failed("too deep");
-        if (mPos >= mText.size()) return Failed("unexpected end");
+    bool parseValue(Value &value, int depth) {
+        if (depth > 64) return failed("too deep");
+        if (mPos >= mText.size()) return failed("unexpected end");
         const char c = mText[mPos];
-        if (c == '{') return ParseObject(value, depth);
-        if (c == '[') return ParseArray(value, depth);
+        if (c == '{') return parseObject(value, depth);
+        if (c == '[') return parseArray(value, depth);
         if (c == '"') {
             value.type = Value::Type::String;
-            return ParseString(value.text);
+            return parseString(value.text);
         }
-        if (Literal("true")) return value.type = Value::Type::Bool, value.boolean = true, true;
-        if (Literal("false")) return value.type = Value::Type::Bool, value.boolean = false, true;
-        if (Literal("null")) return value.type = Value::Type::Null, true;
-        return ParseNumber(value);
+        if (literal("true")) return value.type = Value::Type::Bool, value.boolean = true, true;
+        if (literal("false")) return value.type = Value::Type::Bool, value.boolean = false, true;
+        if (literal("null")) return value.type = Value::Type::Null, true;
+        return parseNumber(value);
     }
-    bool ParseNumber(Value &value) {
+    bool parseNumber(Value &value) {
         const std::size_t start = mPos;
         const auto digits = [&] {
             const std::size_t from = mPos;
@@ -89,16 +89,16 @@ private:
         if (mPos < mText.size() && mText[mPos] == '0') {
             ++mPos;
         } else if (!digits()) {
-            return Failed("bad number");
+            return failed("bad number");
         }
         if (mPos < mText.size() && mText[mPos] == '.') {
             ++mPos;
-            if (!digits()) return Failed("bad fraction");
+            if (!digits()) return failed("bad fraction");
         }
         if (mPos < mText.size() && (mText[mPos] == 'e' || mText[mPos] == 'E')) {
             ++mPos;
             if (mPos < mText.size() && (mText[mPos] == '+' || mText[mPos] == '-')) ++mPos;
-            if (!digits()) return Failed("bad exponent");
+            if (!digits()) return failed("bad exponent");
         }
         value.type = Value::Type::Number;
         value.number = std::strtod(mText.substr(start, mPos - start).c_str(), nullptr);
@@ -121,8 +121,8 @@ private:
             out += static_cast<char>(0x80 | (cp & 0x3F));
         }
     }
-    bool Hex4(std::uint32_t &cp) {
-        if (mPos + 4 > mText.size()) return Failed("short \\u escape");
+    bool hex4(std::uint32_t &cp) {
+        if (mPos + 4 > mText.size()) return failed("short \\u escape");
         cp = 0;
         for (int i = 0; i < 4; ++i) {
             const char h = mText[mPos++];
@@ -134,16 +134,16 @@ private:
             else if (h >= 'A' && h <= 'F')
                 cp |= static_cast<std::uint32_t>(h - 'A' + 10);
             else
-                return Failed("bad hex digit");
+                return failed("bad hex digit");
         }
         return true;
     }
-    bool ParseString(std::string &out) {
+    bool parseString(std::string &out) {
         ++mPos; // opening quote
         while (mPos < mText.size()) {
             const auto c = static_cast<unsigned char>(mText[mPos++]);
             if (c == '"') return true;
-            if (c < 0x20) return Failed("raw control character in string");
+            if (c < 0x20) return failed("raw control character in string");
             if (c != '\\') {
                 out += static_cast<char>(c);
                 continue;
@@ -177,69 +177,69 @@ private:
                 break;
             case 'u': {
                 std::uint32_t cp = 0;
-                if (!Hex4(cp)) return false;
+                if (!hex4(cp)) return false;
                 if (cp >= 0xD800 && cp <= 0xDBFF) {
                     std::uint32_t low = 0;
-                    if (!Literal("\\u") || !Hex4(low) || low < 0xDC00 || low > 0xDFFF)
-                        return Failed("unpaired surrogate");
+                    if (!literal("\\u") || !hex4(low) || low < 0xDC00 || low > 0xDFFF)
+                        return failed("unpaired surrogate");
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
                 } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-                    return Failed("unpaired surrogate");
+                    return failed("unpaired surrogate");
                 }
                 AppendUtf8(out, cp);
                 break;
             }
             default:
-                return Failed("bad escape");
+                return failed("bad escape");
             }
         }
-        return Failed("unterminated string");
+        return failed("unterminated string");
     }
-    bool ParseArray(Value &value, int depth) {
+    bool parseArray(Value &value, int depth) {
         value.type = Value::Type::Array;
         ++mPos;
-        SkipSpace();
+        skipSpace();
         if (mPos < mText.size() && mText[mPos] == ']') return ++mPos, true;
         for (;;) {
             Value item;
-            SkipSpace();
-            if (!ParseValue(item, depth + 1)) return false;
+            skipSpace();
+            if (!parseValue(item, depth + 1)) return false;
             value.items.push_back(std::move(item));
-            SkipSpace();
+            skipSpace();
             if (mPos < mText.size() && mText[mPos] == ',') {
                 ++mPos;
                 continue;
             }
             if (mPos < mText.size() && mText[mPos] == ']') return ++mPos, true;
-            return Failed("expected , or ]");
+            return failed("expected , or ]");
         }
     }
-    bool ParseObject(Value &value, int depth) {
+    bool parseObject(Value &value, int depth) {
         value.type = Value::Type::Object;
         ++mPos;
-        SkipSpace();
+        skipSpace();
         if (mPos < mText.size() && mText[mPos] == '}') return ++mPos, true;
         for (;;) {
-            SkipSpace();
-            if (mPos >= mText.size() || mText[mPos] != '"') return Failed("expected a key");
+            skipSpace();
+            if (mPos >= mText.size() || mText[mPos] != '"') return failed("expected a key");
             std::string key;
-            if (!ParseString(key)) return false;
-            SkipSpace();
-            if (mPos >= mText.size() || mText[mPos] != ':') return Failed("expected :");
+            if (!parseString(key)) return false;
+            skipSpace();
+            if (mPos >= mText.size() || mText[mPos] != ':') return failed("expected :");
             ++mPos;
-            SkipSpace();
+            skipSpace();
             Value member;
-            if (!ParseValue(member, depth + 1)) return false;
-            if (value.Get(key) != nullptr) return Failed("duplicate key");
+            if (!parseValue(member, depth + 1)) return false;
+            if (value.get(key) != nullptr) return failed("duplicate key");
             value.keys.push_back(std::move(key));
             value.values.push_back(std::move(member));
-            SkipSpace();
+            skipSpace();
             if (mPos < mText.size() && mText[mPos] == ',') {
                 ++mPos;
                 continue;
             }
             if (mPos < mText.size() && mText[mPos] == '}') return ++mPos, true;
-            return Failed("expected , or }");
+            return failed("expected , or }");
         }
     }
 

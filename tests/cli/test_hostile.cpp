@@ -224,7 +224,7 @@ TEST(Hostile, FinishImportedSceneDropsEmptyMeshesAndRemapsNodes) {
     EXPECT_EQ(b->mMeshes[1], 0u);
     EXPECT_EQ(scene.mFlags & AI_SCENE_FLAGS_INCOMPLETE, 0u);
     int warnings = 0;
-    for (const std::string &line : log.Lines())
+    for (const std::string &line : log.lines())
         warnings += Contains(line, "Test format: mesh 'empty") && Contains(line, "0 faces and 0 vertices; dropped");
     EXPECT_EQ(warnings, 2);
 
@@ -445,15 +445,15 @@ TEST(Hostile, GlbOfANodeOnlySceneIsStreamedByOurWriter) {
     EXPECT_EQ(std::vector<std::uint8_t>(bytes.begin() + 20, bytes.begin() + 20 + std::ptrdiff_t(text.size())), text);
 
     json::Parser parser(std::string(text.begin(), text.end()));
-    const std::optional<json::Value> doc = parser.Parse();
-    ASSERT_TRUE(doc) << parser.Error();
-    EXPECT_EQ(doc->Get("buffers"), nullptr);
-    const json::Value *nodes = doc->Get("nodes");
+    const std::optional<json::Value> doc = parser.parse();
+    ASSERT_TRUE(doc) << parser.error();
+    EXPECT_EQ(doc->get("buffers"), nullptr);
+    const json::Value *nodes = doc->get("nodes");
     ASSERT_NE(nodes, nullptr);
     ASSERT_EQ(nodes->items.size(), 5u); // DataModel, M, P0-P2
-    EXPECT_EQ(nodes->items[1].Get("name")->text, "M");
-    ASSERT_NE(nodes->items[3].Get("matrix"), nullptr);
-    const std::vector<json::Value> &m = nodes->items[3].Get("matrix")->items;
+    EXPECT_EQ(nodes->items[1].get("name")->text, "M");
+    ASSERT_NE(nodes->items[3].get("matrix"), nullptr);
+    const std::vector<json::Value> &m = nodes->items[3].get("matrix")->items;
     ASSERT_EQ(m.size(), 16u);
     // P1's CFrame position (1, 2, -1): Roblox and glTF are both Y-up, right-handed, so it is the translation.
     EXPECT_EQ(m[12].number, 1);

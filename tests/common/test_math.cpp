@@ -68,23 +68,23 @@ TEST(Math, Vec3Arithmetic) {
 
 TEST(Math, Vec3DotCross) {
     const Vec3 a(1, 2, 3), b(4, 5, 6);
-    EXPECT_EQ(a.Dot(b), 32.0f);
-    EXPECT_EQ(a.Cross(b), Vec3(-3, 6, -3));
-    EXPECT_EQ(Vec3(1, 0, 0).Cross(Vec3(0, 1, 0)), Vec3(0, 0, 1)) << "right-handed";
-    EXPECT_EQ(Vec3(0, 1, 0).Cross(Vec3(0, 0, 1)), Vec3(1, 0, 0));
-    EXPECT_EQ(Vec3(0, 0, 1).Cross(Vec3(1, 0, 0)), Vec3(0, 1, 0));
-    EXPECT_EQ(a.Cross(a), Vec3(0, 0, 0));
+    EXPECT_EQ(a.dot(b), 32.0f);
+    EXPECT_EQ(a.cross(b), Vec3(-3, 6, -3));
+    EXPECT_EQ(Vec3(1, 0, 0).cross(Vec3(0, 1, 0)), Vec3(0, 0, 1)) << "right-handed";
+    EXPECT_EQ(Vec3(0, 1, 0).cross(Vec3(0, 0, 1)), Vec3(1, 0, 0));
+    EXPECT_EQ(Vec3(0, 0, 1).cross(Vec3(1, 0, 0)), Vec3(0, 1, 0));
+    EXPECT_EQ(a.cross(a), Vec3(0, 0, 0));
 }
 
 TEST(Math, Vec3LengthNormalized) {
-    EXPECT_EQ(Vec3(3, 4, 0).Length(), 5.0f);
-    EXPECT_EQ(Vec3(1, 2, 2).LengthSquared(), 9.0f);
-    const Vec3 n = Vec3(0, 3, 4).Normalized();
+    EXPECT_EQ(Vec3(3, 4, 0).length(), 5.0f);
+    EXPECT_EQ(Vec3(1, 2, 2).lengthSquared(), 9.0f);
+    const Vec3 n = Vec3(0, 3, 4).normalized();
     EXPECT_FLOAT_EQ(n.x, 0.0f);
     EXPECT_FLOAT_EQ(n.y, 0.6f);
     EXPECT_FLOAT_EQ(n.z, 0.8f);
-    EXPECT_EQ(Vec3(0, 0, -8).Normalized(), Vec3(0, 0, -1));
-    EXPECT_EQ(Vec3().Normalized(), Vec3()) << "zero stays zero, not NaN";
+    EXPECT_EQ(Vec3(0, 0, -8).normalized(), Vec3(0, 0, -1));
+    EXPECT_EQ(Vec3().normalized(), Vec3()) << "zero stays zero, not NaN";
 }
 
 // ---------------------------------------------------------------- Quat
@@ -92,8 +92,8 @@ TEST(Math, Vec3LengthNormalized) {
 TEST(Math, QuatIdentity) {
     const Quat q;
     EXPECT_EQ(q, Quat(1, 0, 0, 0));
-    EXPECT_EQ(q.Rotate(Vec3(1, 2, 3)), Vec3(1, 2, 3));
-    EXPECT_EQ(q.ToMatrix(), Mat4::Identity());
+    EXPECT_EQ(q.rotate(Vec3(1, 2, 3)), Vec3(1, 2, 3));
+    EXPECT_EQ(q.toMatrix(), Mat4::Identity());
     const Quat r(0.5f, 0.5f, 0.5f, 0.5f);
     EXPECT_EQ(q * r, r);
     EXPECT_EQ(r * q, r);
@@ -111,22 +111,22 @@ TEST(Math, QuatFromAxisAngleQuarterTurns) {
 
 TEST(Math, QuatToMatrixQuarterTurnX) {
     const float e[4][4] = {{1, 0, 0, 0}, {0, 0, -1, 0}, {0, 1, 0, 0}, {0, 0, 0, 1}};
-    ExpectMat(Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi).ToMatrix(), e);
+    ExpectMat(Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi).toMatrix(), e);
     ExpectQuat(Quat::FromMatrix(FromRows(e)), kSqrtHalf, kSqrtHalf, 0, 0);
 }
 
 TEST(Math, QuatToMatrixQuarterTurnY) {
     const float e[4][4] = {{0, 0, 1, 0}, {0, 1, 0, 0}, {-1, 0, 0, 0}, {0, 0, 0, 1}};
-    ExpectMat(Quat::FromAxisAngle(Vec3(0, 1, 0), kHalfPi).ToMatrix(), e);
+    ExpectMat(Quat::FromAxisAngle(Vec3(0, 1, 0), kHalfPi).toMatrix(), e);
     ExpectQuat(Quat::FromMatrix(FromRows(e)), kSqrtHalf, 0, kSqrtHalf, 0);
 }
 
 TEST(Math, QuatToMatrixQuarterTurnZ) {
     const float e[4][4] = {{0, -1, 0, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
-    ExpectMat(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).ToMatrix(), e);
+    ExpectMat(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).toMatrix(), e);
     ExpectQuat(Quat::FromMatrix(FromRows(e)), kSqrtHalf, 0, 0, kSqrtHalf);
     EXPECT_EQ(Mat4::FromRotation(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi)),
-              Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).ToMatrix());
+              Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).toMatrix());
 }
 
 // Half turns have trace -1, so FromMatrix takes each of its three non-trace branches.
@@ -137,10 +137,10 @@ TEST(Math, QuatFromMatrixHalfTurns) {
     EXPECT_EQ(Quat::FromMatrix(FromRows(x)), Quat(0, 1, 0, 0));
     EXPECT_EQ(Quat::FromMatrix(FromRows(y)), Quat(0, 0, 1, 0));
     EXPECT_EQ(Quat::FromMatrix(FromRows(z)), Quat(0, 0, 0, 1));
-    EXPECT_EQ(Quat(0, 1, 0, 0).ToMatrix(), FromRows(x));
-    EXPECT_EQ(Quat(0, 0, 1, 0).ToMatrix(), FromRows(y));
-    EXPECT_EQ(Quat(0, 0, 0, 1).ToMatrix(), FromRows(z));
-    ExpectMat(Quat::FromAxisAngle(Vec3(1, 0, 0), kPi).ToMatrix(), x);
+    EXPECT_EQ(Quat(0, 1, 0, 0).toMatrix(), FromRows(x));
+    EXPECT_EQ(Quat(0, 0, 1, 0).toMatrix(), FromRows(y));
+    EXPECT_EQ(Quat(0, 0, 0, 1).toMatrix(), FromRows(z));
+    ExpectMat(Quat::FromAxisAngle(Vec3(1, 0, 0), kPi).toMatrix(), x);
 }
 
 TEST(Math, QuatFromMatrixIdentity) {
@@ -148,52 +148,52 @@ TEST(Math, QuatFromMatrixIdentity) {
 }
 
 TEST(Math, QuatRotateQuarterTurns) {
-    ExpectVec(Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi).Rotate(Vec3(0, 1, 0)), 0, 0, 1);
-    ExpectVec(Quat::FromAxisAngle(Vec3(0, 1, 0), kHalfPi).Rotate(Vec3(0, 0, 1)), 1, 0, 0);
-    ExpectVec(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).Rotate(Vec3(1, 0, 0)), 0, 1, 0);
-    ExpectVec(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).Rotate(Vec3(2, 0, 7)), 0, 2, 7);
-    EXPECT_EQ(Quat(0, 0, 0, 1).Rotate(Vec3(1, 2, 3)), Vec3(-1, -2, 3));
+    ExpectVec(Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi).rotate(Vec3(0, 1, 0)), 0, 0, 1);
+    ExpectVec(Quat::FromAxisAngle(Vec3(0, 1, 0), kHalfPi).rotate(Vec3(0, 0, 1)), 1, 0, 0);
+    ExpectVec(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).rotate(Vec3(1, 0, 0)), 0, 1, 0);
+    ExpectVec(Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi).rotate(Vec3(2, 0, 7)), 0, 2, 7);
+    EXPECT_EQ(Quat(0, 0, 0, 1).rotate(Vec3(1, 2, 3)), Vec3(-1, -2, 3));
 }
 
 TEST(Math, QuatCompositionOrder) {
     const Quat a = Quat::FromAxisAngle(Vec3(1, 0, 0), kHalfPi);
     const Quat b = Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi);
     // b first: (1,0,0) -> (0,1,0); then a: (0,1,0) -> (0,0,1).
-    ExpectVec((a * b).Rotate(Vec3(1, 0, 0)), 0, 0, 1);
-    ExpectVec(a.Rotate(b.Rotate(Vec3(1, 0, 0))), 0, 0, 1);
+    ExpectVec((a * b).rotate(Vec3(1, 0, 0)), 0, 0, 1);
+    ExpectVec(a.rotate(b.rotate(Vec3(1, 0, 0))), 0, 0, 1);
     // The other order: a leaves (1,0,0) alone, b sends it to (0,1,0).
-    ExpectVec((b * a).Rotate(Vec3(1, 0, 0)), 0, 1, 0);
+    ExpectVec((b * a).rotate(Vec3(1, 0, 0)), 0, 1, 0);
     // Columns are the images of x, y, z: z, -x, -y.
-    ExpectMat((a * b).ToMatrix(), {{0, -1, 0, 0}, {0, 0, -1, 0}, {1, 0, 0, 0}, {0, 0, 0, 1}});
+    ExpectMat((a * b).toMatrix(), {{0, -1, 0, 0}, {0, 0, -1, 0}, {1, 0, 0, 0}, {0, 0, 0, 1}});
     ExpectQuat(b * b, 0, 0, 0, 1);
 }
 
 TEST(Math, QuatMatchesMatrixForArbitraryRotation) {
     const Quat q = Quat::FromAxisAngle(Vec3(1, 2, 3), 0.7f);
-    const Mat4 m = q.ToMatrix();
+    const Mat4 m = q.toMatrix();
     const Vec3 v(0.3f, -1.5f, 2.0f);
-    const Vec3 a = q.Rotate(v), b = m.TransformVector(v);
+    const Vec3 a = q.rotate(v), b = m.transformVector(v);
     ExpectVec(a, b.x, b.y, b.z, 1e-5f);
     const Quat back = Quat::FromMatrix(m);
-    const float sign = back.Dot(q) < 0 ? -1.0f : 1.0f; // q and -q are the same rotation
+    const float sign = back.dot(q) < 0 ? -1.0f : 1.0f; // q and -q are the same rotation
     ExpectQuat(back, sign * q.w, sign * q.x, sign * q.y, sign * q.z);
-    EXPECT_NEAR(q.Length(), 1.0f, kTol);
-    EXPECT_NEAR(v.Length(), a.Length(), 1e-5f) << "rotations keep lengths";
+    EXPECT_NEAR(q.length(), 1.0f, kTol);
+    EXPECT_NEAR(v.length(), a.length(), 1e-5f) << "rotations keep lengths";
 }
 
 TEST(Math, QuatConjugateUndoes) {
     const Quat q = Quat::FromAxisAngle(Vec3(0, 1, 1), 1.2f);
-    EXPECT_EQ(q.Conjugate(), Quat(q.w, -q.x, -q.y, -q.z));
-    ExpectVec(q.Conjugate().Rotate(q.Rotate(Vec3(4, 5, 6))), 4, 5, 6, 1e-5f);
-    ExpectQuat(q * q.Conjugate(), 1, 0, 0, 0);
+    EXPECT_EQ(q.conjugate(), Quat(q.w, -q.x, -q.y, -q.z));
+    ExpectVec(q.conjugate().rotate(q.rotate(Vec3(4, 5, 6))), 4, 5, 6, 1e-5f);
+    ExpectQuat(q * q.conjugate(), 1, 0, 0, 0);
 }
 
 TEST(Math, QuatNormalized) {
-    EXPECT_EQ(Quat(2, 0, 0, 0).Normalized(), Quat(1, 0, 0, 0));
-    EXPECT_EQ(Quat(0, 0, -3, 0).Normalized(), Quat(0, 0, -1, 0));
-    EXPECT_EQ(Quat(1, 1, 1, 1).Normalized(), Quat(0.5f, 0.5f, 0.5f, 0.5f));
-    EXPECT_EQ(Quat(0, 0, 0, 0).Normalized(), Quat()) << "zero becomes identity, not NaN";
-    EXPECT_EQ(Quat(1, 1, 1, 1).Length(), 2.0f);
+    EXPECT_EQ(Quat(2, 0, 0, 0).normalized(), Quat(1, 0, 0, 0));
+    EXPECT_EQ(Quat(0, 0, -3, 0).normalized(), Quat(0, 0, -1, 0));
+    EXPECT_EQ(Quat(1, 1, 1, 1).normalized(), Quat(0.5f, 0.5f, 0.5f, 0.5f));
+    EXPECT_EQ(Quat(0, 0, 0, 0).normalized(), Quat()) << "zero becomes identity, not NaN";
+    EXPECT_EQ(Quat(1, 1, 1, 1).length(), 2.0f);
 }
 
 // ---------------------------------------------------------------- Mat4
@@ -202,7 +202,7 @@ TEST(Math, Mat4DefaultIsIdentity) {
     const Mat4 m;
     ExpectMat(m, {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}, 0);
     EXPECT_EQ(m, Mat4::Identity());
-    EXPECT_EQ(m.TransformPoint(Vec3(1, 2, 3)), Vec3(1, 2, 3));
+    EXPECT_EQ(m.transformPoint(Vec3(1, 2, 3)), Vec3(1, 2, 3));
 }
 
 TEST(Math, Mat4TranslationLayout) {
@@ -212,22 +212,22 @@ TEST(Math, Mat4TranslationLayout) {
     EXPECT_EQ(t.m[1][3], 20.0f);
     EXPECT_EQ(t.m[2][3], 30.0f);
     EXPECT_EQ(t.m[3][0], 0.0f);
-    EXPECT_EQ(t.TransformPoint(Vec3(1, 2, 3)), Vec3(11, 22, 33));
-    EXPECT_EQ(t.TransformVector(Vec3(1, 2, 3)), Vec3(1, 2, 3)) << "vectors ignore translation";
-    EXPECT_EQ(t.Translation(), Vec3(10, 20, 30));
+    EXPECT_EQ(t.transformPoint(Vec3(1, 2, 3)), Vec3(11, 22, 33));
+    EXPECT_EQ(t.transformVector(Vec3(1, 2, 3)), Vec3(1, 2, 3)) << "vectors ignore translation";
+    EXPECT_EQ(t.translation(), Vec3(10, 20, 30));
 }
 
 TEST(Math, Mat4Scale) {
     const Mat4 s = Mat4::FromScale(Vec3(2, 3, 4));
-    EXPECT_EQ(s.TransformPoint(Vec3(1, 1, 1)), Vec3(2, 3, 4));
-    EXPECT_EQ(s.TransformVector(Vec3(1, -1, 0.5f)), Vec3(2, -3, 2));
+    EXPECT_EQ(s.transformPoint(Vec3(1, 1, 1)), Vec3(2, 3, 4));
+    EXPECT_EQ(s.transformVector(Vec3(1, -1, 0.5f)), Vec3(2, -3, 2));
 }
 
 TEST(Math, Mat4MultiplyOrder) {
     const Mat4 t = Mat4::FromTranslation(Vec3(10, 0, 0));
     const Mat4 s = Mat4::FromScale(Vec3(2, 2, 2));
-    EXPECT_EQ((t * s).TransformPoint(Vec3(1, 1, 1)), Vec3(12, 2, 2)) << "scale first, then translate";
-    EXPECT_EQ((s * t).TransformPoint(Vec3(1, 1, 1)), Vec3(22, 2, 2)) << "translate first, then scale";
+    EXPECT_EQ((t * s).transformPoint(Vec3(1, 1, 1)), Vec3(12, 2, 2)) << "scale first, then translate";
+    EXPECT_EQ((s * t).transformPoint(Vec3(1, 1, 1)), Vec3(22, 2, 2)) << "translate first, then scale";
     ExpectMat(t * s, {{2, 0, 0, 10}, {0, 2, 0, 0}, {0, 0, 2, 0}, {0, 0, 0, 1}}, 0);
 }
 
@@ -242,15 +242,15 @@ TEST(Math, Mat4MultiplyGeneral) {
 
 TEST(Math, Mat4Transpose) {
     const Mat4 a = FromRows({{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15, 16}});
-    ExpectMat(a.Transpose(), {{1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}, {4, 8, 12, 16}}, 0);
-    EXPECT_EQ(a.Transpose().Transpose(), a);
+    ExpectMat(a.transpose(), {{1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}, {4, 8, 12, 16}}, 0);
+    EXPECT_EQ(a.transpose().transpose(), a);
 }
 
 TEST(Math, Mat4InverseKnownGeneralMatrix) {
     // det 4, so the inverse has exact binary fractions; the bottom row is not (0 0 0 1).
     const Mat4 m = FromRows({{-1, -2, 3, 3}, {0, -2, 3, 3}, {-3, -2, 1, 1}, {0, -2, -2, -3}});
-    EXPECT_EQ(m.Determinant(), 4.0f);
-    const auto inv = m.Inverse();
+    EXPECT_EQ(m.determinant(), 4.0f);
+    const auto inv = m.inverse();
     ASSERT_TRUE(inv.has_value());
     ExpectMat(*inv, {{-1, 1, 0, 0}, {2.25f, -2, -0.75f, 0}, {9, -7, -3, 1}, {-7.5f, 6, 2.5f, -1}}, 0);
     EXPECT_EQ(m * *inv, Mat4());
@@ -259,42 +259,42 @@ TEST(Math, Mat4InverseKnownGeneralMatrix) {
 
 TEST(Math, Mat4InverseAffine) {
     const Mat4 m = FromRows({{2, 0, 0, 4}, {0, 4, 0, 8}, {0, 0, 8, -16}, {0, 0, 0, 1}});
-    const auto inv = m.Inverse();
+    const auto inv = m.inverse();
     ASSERT_TRUE(inv.has_value());
     ExpectMat(*inv, {{0.5f, 0, 0, -2}, {0, 0.25f, 0, -2}, {0, 0, 0.125f, 2}, {0, 0, 0, 1}}, 0);
-    EXPECT_EQ(inv->TransformPoint(m.TransformPoint(Vec3(1, 2, 3))), Vec3(1, 2, 3));
+    EXPECT_EQ(inv->transformPoint(m.transformPoint(Vec3(1, 2, 3))), Vec3(1, 2, 3));
 }
 
 TEST(Math, Mat4InverseOfRotationIsTranspose) {
-    const Mat4 r = Quat::FromAxisAngle(Vec3(1, -2, 0.5f), 2.0f).ToMatrix();
-    const auto inv = r.Inverse();
+    const Mat4 r = Quat::FromAxisAngle(Vec3(1, -2, 0.5f), 2.0f).toMatrix();
+    const auto inv = r.inverse();
     ASSERT_TRUE(inv.has_value());
-    const Mat4 t = r.Transpose();
+    const Mat4 t = r.transpose();
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) EXPECT_NEAR(inv->m[i][j], t.m[i][j], 1e-6f);
-    EXPECT_NEAR(r.Determinant(), 1.0f, 1e-6f);
+    EXPECT_NEAR(r.determinant(), 1.0f, 1e-6f);
 }
 
 TEST(Math, Mat4InverseSingular) {
     const Mat4 rankDeficient = FromRows({{1, 2, 3, 4}, {2, 4, 6, 8}, {0, 0, 1, 0}, {0, 0, 0, 1}});
-    EXPECT_FALSE(rankDeficient.Inverse().has_value());
-    EXPECT_EQ(rankDeficient.Determinant(), 0.0f);
+    EXPECT_FALSE(rankDeficient.inverse().has_value());
+    EXPECT_EQ(rankDeficient.determinant(), 0.0f);
     Mat4 zero;
     for (auto &row : zero.m)
         for (float &v : row) v = 0;
-    EXPECT_FALSE(zero.Inverse().has_value());
-    EXPECT_FALSE(Mat4::FromScale(Vec3(1, 0, 1)).Inverse().has_value());
+    EXPECT_FALSE(zero.inverse().has_value());
+    EXPECT_FALSE(Mat4::FromScale(Vec3(1, 0, 1)).inverse().has_value());
     Mat4 nan = Mat4();
     nan.m[1][2] = std::numeric_limits<float>::quiet_NaN();
-    EXPECT_FALSE(nan.Inverse().has_value());
+    EXPECT_FALSE(nan.inverse().has_value());
 }
 
 TEST(Math, Mat4InverseTinyScale) {
     // Representable: 1e-30 inverts to 1e30 < FLT_MAX. Not representable: a denormal scale inverts past it.
-    const auto ok = Mat4::FromScale(Vec3(1e-30f, 1, 1)).Inverse();
+    const auto ok = Mat4::FromScale(Vec3(1e-30f, 1, 1)).inverse();
     ASSERT_TRUE(ok.has_value());
     EXPECT_FLOAT_EQ(ok->m[0][0], 1e30f);
-    EXPECT_FALSE(Mat4::FromScale(Vec3(1e-39f, 1, 1)).Inverse().has_value());
+    EXPECT_FALSE(Mat4::FromScale(Vec3(1e-39f, 1, 1)).inverse().has_value());
 }
 
 TEST(Math, Mat4FromRowMajor3x4CFrameLayout) {
@@ -303,7 +303,7 @@ TEST(Math, Mat4FromRowMajor3x4CFrameLayout) {
     ExpectMat(m, {{1, 2, 3, 10}, {4, 5, 6, 11}, {7, 8, 9, 12}, {0, 0, 0, 1}}, 0);
     float back[9] = {};
     Vec3 t;
-    m.ToRowMajor3x4(back, t);
+    m.toRowMajor3x4(back, t);
     for (int i = 0; i < 9; ++i) EXPECT_EQ(back[i], r[i]) << i;
     EXPECT_EQ(t, Vec3(10, 11, 12));
 }
@@ -312,15 +312,15 @@ TEST(Math, Mat4CFrameQuarterTurn) {
     // CFrame.Angles(0, math.pi/2, 0) at (1, 2, 3): R00..R22 = 0 0 1, 0 1 0, -1 0 0.
     const float r[9] = {0, 0, 1, 0, 1, 0, -1, 0, 0};
     const Mat4 m = Mat4::FromRowMajor3x4(r, Vec3(1, 2, 3));
-    EXPECT_EQ(m.TransformPoint(Vec3(0, 0, 1)), Vec3(2, 2, 3));
+    EXPECT_EQ(m.transformPoint(Vec3(0, 0, 1)), Vec3(2, 2, 3));
     ExpectQuat(Quat::FromMatrix(m), kSqrtHalf, 0, kSqrtHalf, 0);
 }
 
 TEST(Math, Mat4RotationMatchesQuat) {
     const Quat q = Quat::FromAxisAngle(Vec3(0, 0, 1), kHalfPi);
     const Mat4 m = Mat4::FromTranslation(Vec3(5, 0, 0)) * Mat4::FromRotation(q);
-    ExpectVec(m.TransformPoint(Vec3(1, 0, 0)), 5, 1, 0);
-    ExpectVec(m.TransformVector(Vec3(1, 0, 0)), 0, 1, 0);
+    ExpectVec(m.transformPoint(Vec3(1, 0, 0)), 5, 1, 0);
+    ExpectVec(m.transformVector(Vec3(1, 0, 0)), 0, 1, 0);
 }
 
 TEST(Math, Mat4dProductInverseAndConversion) {
@@ -333,7 +333,7 @@ TEST(Math, Mat4dProductInverseAndConversion) {
     EXPECT_EQ(ts.m[0][0], 0.5);
     EXPECT_EQ(ts.m[0][3], 0.1);
     EXPECT_EQ(ts.m[2][3], 1.0);
-    const std::optional<gamefmt::Mat4d> inv = ts.Inverse();
+    const std::optional<gamefmt::Mat4d> inv = ts.inverse();
     ASSERT_TRUE(inv);
     EXPECT_EQ(inv->m[0][0], 2.0);
     EXPECT_NEAR(inv->m[0][3], -0.2, 1e-15);
@@ -343,10 +343,10 @@ TEST(Math, Mat4dProductInverseAndConversion) {
         for (int j = 0; j < 4; ++j) EXPECT_NEAR(id.m[i][j], i == j ? 1.0 : 0.0, 1e-15);
     gamefmt::Mat4d singular;
     singular.m[1][1] = 0;
-    EXPECT_FALSE(singular.Inverse());
+    EXPECT_FALSE(singular.inverse());
     singular.m[1][1] = std::nan("");
-    EXPECT_FALSE(singular.Inverse());
-    const gamefmt::Mat4 f = ts.ToFloat();
+    EXPECT_FALSE(singular.inverse());
+    const gamefmt::Mat4 f = ts.toFloat();
     EXPECT_EQ(f.m[0][3], 0.1f);
     EXPECT_EQ(gamefmt::Mat4d::FromFloat(f).m[0][3], static_cast<double>(0.1f));
 }

@@ -37,8 +37,8 @@ Written Write(const aiScene &scene, bool binary) {
 
 json::Value Parse(const std::string &text) {
     json::Parser parser(text);
-    const std::optional<json::Value> value = parser.Parse();
-    EXPECT_TRUE(value.has_value()) << parser.Error();
+    const std::optional<json::Value> value = parser.parse();
+    EXPECT_TRUE(value.has_value()) << parser.error();
     return value.value_or(json::Value{});
 }
 
@@ -77,26 +77,26 @@ TEST(GltfNodes, TextHasTheNodesInBreadthFirstOrder) {
     const Written w = Write(*scene, false);
     EXPECT_EQ(w.lost, 0u);
     const json::Value doc = Parse(w.bytes);
-    ASSERT_NE(doc.Get("asset"), nullptr);
-    EXPECT_EQ(doc.Get("asset")->Get("version")->text, "2.0");
-    EXPECT_EQ(doc.Get("scene")->number, 0);
-    EXPECT_EQ(Numbers(doc.Get("scenes")->items[0].Get("nodes")), std::vector<double>{0});
-    EXPECT_EQ(doc.Get("buffers"), nullptr); // nothing to hold: no EMPTY_ENTITY
-    EXPECT_EQ(doc.Get("meshes"), nullptr);
-    const json::Value *nodes = doc.Get("nodes");
+    ASSERT_NE(doc.get("asset"), nullptr);
+    EXPECT_EQ(doc.get("asset")->get("version")->text, "2.0");
+    EXPECT_EQ(doc.get("scene")->number, 0);
+    EXPECT_EQ(Numbers(doc.get("scenes")->items[0].get("nodes")), std::vector<double>{0});
+    EXPECT_EQ(doc.get("buffers"), nullptr); // nothing to hold: no EMPTY_ENTITY
+    EXPECT_EQ(doc.get("meshes"), nullptr);
+    const json::Value *nodes = doc.get("nodes");
     ASSERT_NE(nodes, nullptr);
     ASSERT_EQ(nodes->items.size(), 4u);
     // Breadth-first: root, a, c, b.
-    EXPECT_EQ(nodes->items[0].Get("name")->text, "root");
-    EXPECT_EQ(Numbers(nodes->items[0].Get("children")), (std::vector<double>{1, 2}));
-    EXPECT_EQ(nodes->items[1].Get("name")->text, "a");
-    EXPECT_EQ(Numbers(nodes->items[1].Get("children")), std::vector<double>{3});
-    EXPECT_EQ(nodes->items[2].Get("name")->text, "c");
-    EXPECT_EQ(nodes->items[3].Get("name")->text, "b");
-    EXPECT_EQ(nodes->items[2].Get("children"), nullptr);
-    EXPECT_EQ(nodes->items[0].Get("matrix"), nullptr); // identity: omitted
+    EXPECT_EQ(nodes->items[0].get("name")->text, "root");
+    EXPECT_EQ(Numbers(nodes->items[0].get("children")), (std::vector<double>{1, 2}));
+    EXPECT_EQ(nodes->items[1].get("name")->text, "a");
+    EXPECT_EQ(Numbers(nodes->items[1].get("children")), std::vector<double>{3});
+    EXPECT_EQ(nodes->items[2].get("name")->text, "c");
+    EXPECT_EQ(nodes->items[3].get("name")->text, "b");
+    EXPECT_EQ(nodes->items[2].get("children"), nullptr);
+    EXPECT_EQ(nodes->items[0].get("matrix"), nullptr); // identity: omitted
     // Column-major (glTF 2.0 §5.25): translation in elements 12-14; row 0 column 1 (a2) is element 4.
-    EXPECT_EQ(Numbers(nodes->items[1].Get("matrix")),
+    EXPECT_EQ(Numbers(nodes->items[1].get("matrix")),
               (std::vector<double>{1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1}));
 }
 
@@ -135,17 +135,17 @@ TEST(GltfNodes, NamesBecomeValidUtf8JsonStrings) {
     }
     test::AddChildren(scene.mRootNode, children);
     const json::Value doc = Parse(Write(scene, false).bytes);
-    const json::Value *nodes = doc.Get("nodes");
+    const json::Value *nodes = doc.get("nodes");
     ASSERT_NE(nodes, nullptr);
     ASSERT_EQ(nodes->items.size(), 8u);
     const std::string fffd = "\xEF\xBF\xBD";
-    EXPECT_EQ(nodes->items[1].Get("name")->text, "quote\" back\\slash");
-    EXPECT_EQ(nodes->items[2].Get("name")->text, std::string("tab\tnul\0end", 11));
-    EXPECT_EQ(nodes->items[3].Get("name")->text, "caf\xC3\xA9 \xF0\x9F\x98\x80");
-    EXPECT_EQ(nodes->items[4].Get("name")->text, "bad " + fffd + " byte");
-    EXPECT_EQ(nodes->items[5].Get("name")->text, "overlong " + fffd + fffd);
-    EXPECT_EQ(nodes->items[6].Get("name")->text, "surrogate " + fffd + fffd + fffd);
-    EXPECT_EQ(nodes->items[7].Get("name")->text, "cut " + fffd); // one maximal ill-formed subpart
+    EXPECT_EQ(nodes->items[1].get("name")->text, "quote\" back\\slash");
+    EXPECT_EQ(nodes->items[2].get("name")->text, std::string("tab\tnul\0end", 11));
+    EXPECT_EQ(nodes->items[3].get("name")->text, "caf\xC3\xA9 \xF0\x9F\x98\x80");
+    EXPECT_EQ(nodes->items[4].get("name")->text, "bad " + fffd + " byte");
+    EXPECT_EQ(nodes->items[5].get("name")->text, "overlong " + fffd + fffd);
+    EXPECT_EQ(nodes->items[6].get("name")->text, "surrogate " + fffd + fffd + fffd);
+    EXPECT_EQ(nodes->items[7].get("name")->text, "cut " + fffd); // one maximal ill-formed subpart
 }
 
 TEST(GltfNodes, NonFiniteMatricesAreLeftOutAndCounted) {
@@ -155,9 +155,9 @@ TEST(GltfNodes, NonFiniteMatricesAreLeftOutAndCounted) {
     const Written w = Write(*scene, false);
     EXPECT_EQ(w.lost, 2u);
     const json::Value doc = Parse(w.bytes); // JSON has no NaN: it must still parse
-    EXPECT_EQ(doc.Get("nodes")->items[2].Get("matrix"), nullptr);
-    EXPECT_EQ(doc.Get("nodes")->items[3].Get("matrix"), nullptr);
-    EXPECT_NE(doc.Get("nodes")->items[1].Get("matrix"), nullptr);
+    EXPECT_EQ(doc.get("nodes")->items[2].get("matrix"), nullptr);
+    EXPECT_EQ(doc.get("nodes")->items[3].get("matrix"), nullptr);
+    EXPECT_NE(doc.get("nodes")->items[1].get("matrix"), nullptr);
 }
 
 TEST(GltfNodes, DeepAndWideTreesStreamInBoundedPieces) {
@@ -186,7 +186,7 @@ TEST(GltfNodes, DeepAndWideTreesStreamInBoundedPieces) {
     for (std::size_t i = 0; i < w.pieces.size(); ++i) EXPECT_LE(w.pieces[i], (std::size_t(1) << 20) + 4096) << i;
     EXPECT_EQ(U32(w.bytes, 8), w.bytes.size());
     const json::Value doc = Parse(w.bytes.substr(20, U32(w.bytes, 12)));
-    EXPECT_EQ(doc.Get("nodes")->items.size(), 200003u);
+    EXPECT_EQ(doc.get("nodes")->items.size(), 200003u);
 }
 
 TEST(GltfNodes, ANodeListedTwiceOrACycleIsWrittenOnce) {
@@ -200,9 +200,9 @@ TEST(GltfNodes, ANodeListedTwiceOrACycleIsWrittenOnce) {
     b->mNumChildren = 2;
     b->mChildren = new aiNode *[2] { scene.mRootNode, a };
     const json::Value doc = Parse(Write(scene, false).bytes);
-    ASSERT_EQ(doc.Get("nodes")->items.size(), 3u);
-    EXPECT_EQ(doc.Get("nodes")->items[2].Get("name")->text, "b");
-    EXPECT_EQ(doc.Get("nodes")->items[2].Get("children"), nullptr);
+    ASSERT_EQ(doc.get("nodes")->items.size(), 3u);
+    EXPECT_EQ(doc.get("nodes")->items[2].get("name")->text, "b");
+    EXPECT_EQ(doc.get("nodes")->items[2].get("children"), nullptr);
     // Not owned twice: unlink before the scene frees its tree.
     b->mNumChildren = 0;
     delete[] b->mChildren;

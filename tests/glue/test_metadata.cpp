@@ -24,7 +24,7 @@ using gamefmt::MetadataBuilder;
 using gamefmt::MetadataValue;
 
 std::unique_ptr<aiMetadata> Build(const MetadataBuilder &b) {
-    return std::unique_ptr<aiMetadata>(b.Build());
+    return std::unique_ptr<aiMetadata>(b.build());
 }
 
 std::string Key(const aiMetadata &md, unsigned i) {
@@ -39,13 +39,13 @@ std::string Str(const aiMetadata &md, unsigned i) {
 
 TEST(Metadata, EveryTypeKeepsItsValue) {
     MetadataBuilder b;
-    b.Add("b", true);
-    b.Add("i", std::int32_t(-5));
-    b.Add("u", std::uint64_t(1) << 40);
-    b.Add("f", 1.5f);
-    b.Add("d", 2.25);
-    b.Add("s", "text");
-    b.Add("v", aiVector3D(1, 2, 3));
+    b.add("b", true);
+    b.add("i", std::int32_t(-5));
+    b.add("u", std::uint64_t(1) << 40);
+    b.add("f", 1.5f);
+    b.add("d", 2.25);
+    b.add("s", "text");
+    b.add("v", aiVector3D(1, 2, 3));
     const auto m = Build(b);
     ASSERT_EQ(m->mNumProperties, 7u);
     bool bv = false;
@@ -70,10 +70,10 @@ TEST(Metadata, EveryTypeKeepsItsValue) {
 
 TEST(Metadata, ShortTextIsOneEntryAndLongTextIsLengthThenParts) {
     MetadataBuilder b;
-    b.Add("before", std::int32_t(1));
-    b.Add("exact", std::string(1000, 'e')); // the largest text that stays one entry
-    b.Add("long", std::string(2500, 'q'));
-    b.Add("after", "x");
+    b.add("before", std::int32_t(1));
+    b.add("exact", std::string(1000, 'e')); // the largest text that stays one entry
+    b.add("long", std::string(2500, 'q'));
+    b.add("after", "x");
     const auto m = Build(b);
     ASSERT_EQ(m->mNumProperties, 7u); // before, exact, long + 3 parts, after
     EXPECT_EQ(Str(*m, 1), std::string(1000, 'e'));
@@ -105,7 +105,7 @@ TEST(Metadata, PartsAreNeverCutInsideAUtf8Sequence) {
     // 999 ASCII bytes then a 3-byte character: the first part stops before it (999 bytes).
     const std::string text = std::string(999, 'a') + "\xE2\x82\xAC" + std::string(1200, 'b');
     MetadataBuilder b;
-    b.Add("t", text);
+    b.add("t", text);
     const auto m = Build(b);
     ASSERT_EQ(m->mNumProperties, 4u);
     EXPECT_EQ(Str(*m, 1), std::string(999, 'a'));
@@ -119,7 +119,7 @@ TEST(Metadata, TextIsSanitisedButNeverTruncated) {
     std::string text(3000, 'z');
     text[10] = '\0';
     MetadataBuilder b;
-    b.Add("t", text);
+    b.add("t", text);
     const auto m = Build(b);
     std::string back;
     ASSERT_TRUE(GetMetadataText(m.get(), "t", back));
@@ -132,9 +132,9 @@ TEST(Metadata, BlobsRoundTripEveryByte) {
     std::vector<std::uint8_t> big(5000);
     for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 7);
     MetadataBuilder b;
-    b.AddBlob("small", small);
-    b.AddBlob("empty", std::vector<std::uint8_t>());
-    b.AddBlob("big", big);
+    b.addBlob("small", small);
+    b.addBlob("empty", std::vector<std::uint8_t>());
+    b.addBlob("big", big);
     const auto m = Build(b);
     EXPECT_EQ(Str(*m, 0), "AAEC/w=="); // RFC 4648 base64
     std::vector<std::uint8_t> back;
@@ -148,9 +148,9 @@ TEST(Metadata, BlobsRoundTripEveryByte) {
 
 TEST(Metadata, ForEachVisitsLogicalEntriesInOrder) {
     MetadataBuilder b;
-    b.Add("a", std::int32_t(3));
-    b.Add("long", std::string(1500, 'l'));
-    b.Add("s", "#2"); // looks like nothing special: a plain text
+    b.add("a", std::int32_t(3));
+    b.add("long", std::string(1500, 'l'));
+    b.add("s", "#2"); // looks like nothing special: a plain text
     const auto m = Build(b);
     std::vector<std::string> seen;
     ForEachMetadata(*m, [&](const MetadataValue &v) {
@@ -191,11 +191,11 @@ TEST(Metadata, MalformedLongFormsAreNotJoined) {
 TEST(Metadata, MergeAppendsAndAssimpCopiesTheResult) {
     aiScene scene;
     MetadataBuilder first;
-    first.Add("a", std::int32_t(1));
-    first.MergeInto(scene.mMetaData);
+    first.add("a", std::int32_t(1));
+    first.mergeInto(scene.mMetaData);
     MetadataBuilder second;
-    second.Add("long", std::string(2100, 'x'));
-    second.MergeInto(scene.mMetaData);
+    second.add("long", std::string(2100, 'x'));
+    second.mergeInto(scene.mMetaData);
     ASSERT_EQ(scene.mMetaData->mNumProperties, 5u);
     // Flat metadata survives Assimp's own deep copy (what every Exporter::Export does first).
     aiMetadata *copy = nullptr;

@@ -35,12 +35,12 @@ TEST(SceneUtil, AiStringCutsLongTextAtUtf8Boundary) {
 
 TEST(SceneUtil, UniqueNamesSuffixInOrder) {
     UniqueNames names;
-    EXPECT_EQ(names.Make("Part"), "Part");
-    EXPECT_EQ(names.Make("Part"), "Part.1");
-    EXPECT_EQ(names.Make("Part.2"), "Part.2");
-    EXPECT_EQ(names.Make("Part"), "Part.3"); // skips the taken Part.2
-    EXPECT_EQ(names.Make(""), "");
-    EXPECT_EQ(names.Make(""), ".1");
+    EXPECT_EQ(names.make("Part"), "Part");
+    EXPECT_EQ(names.make("Part"), "Part.1");
+    EXPECT_EQ(names.make("Part.2"), "Part.2");
+    EXPECT_EQ(names.make("Part"), "Part.3"); // skips the taken Part.2
+    EXPECT_EQ(names.make(""), "");
+    EXPECT_EQ(names.make(""), ".1");
 }
 
 TEST(SceneUtil, MaterialHasBaseAndDiffuse) {
@@ -59,8 +59,8 @@ TEST(SceneUtil, MaterialHasBaseAndDiffuse) {
 TEST(SceneUtil, MergeKeepsExistingEntries) {
     aiScene scene;
     MetadataBuilder first;
-    first.Add("a", std::int32_t(1));
-    first.MergeInto(scene.mMetaData);
+    first.add("a", std::int32_t(1));
+    first.mergeInto(scene.mMetaData);
     SetSourceAsset(&scene, "Roblox FileMesh", "2.00");
     ASSERT_NE(scene.mMetaData, nullptr);
     EXPECT_EQ(scene.mMetaData->mNumProperties, 3u);

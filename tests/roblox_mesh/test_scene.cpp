@@ -725,22 +725,22 @@ TEST(RobloxMeshScene, Glb2RoundTripKeepsCountsBonesAndMorphs) {
         // What the exporter wrote: one glTF vertex per aiMesh vertex, the faces, a joint per bone, the targets.
         const auto jsonLength = static_cast<std::size_t>(data[12] | data[13] << 8 | data[14] << 16 | data[15] << 24);
         ASSERT_LE(20 + jsonLength, blob->size);
-        const auto gltf = json::Parser(std::string(reinterpret_cast<const char *>(data) + 20, jsonLength)).Parse();
+        const auto gltf = json::Parser(std::string(reinterpret_cast<const char *>(data) + 20, jsonLength)).parse();
         ASSERT_TRUE(gltf.has_value());
-        const json::Value &primitive = gltf->Get("meshes")->items[0].Get("primitives")->items[0];
-        const json::Value &accessors = *gltf->Get("accessors");
+        const json::Value &primitive = gltf->get("meshes")->items[0].get("primitives")->items[0];
+        const json::Value &accessors = *gltf->get("accessors");
         const auto count = [&](const json::Value &index) {
-            return static_cast<unsigned>(accessors.items[static_cast<std::size_t>(index.number)].Get("count")->number);
+            return static_cast<unsigned>(accessors.items[static_cast<std::size_t>(index.number)].get("count")->number);
         };
         const aiMesh *a = r.scene->mMeshes[0];
         // Our meshes are indexed already; the join only merges vertices the file itself duplicates (the 1.00
         // sword: 594 -> 238; the skinned 7.00 head: 1569 -> 1316).
-        EXPECT_EQ(count(*primitive.Get("attributes")->Get("POSITION")), joined.scene->mMeshes[0]->mNumVertices);
-        EXPECT_EQ(count(*primitive.Get("indices")), 3 * a->mNumFaces);
-        const json::Value *targets = primitive.Get("targets");
+        EXPECT_EQ(count(*primitive.get("attributes")->get("POSITION")), joined.scene->mMeshes[0]->mNumVertices);
+        EXPECT_EQ(count(*primitive.get("indices")), 3 * a->mNumFaces);
+        const json::Value *targets = primitive.get("targets");
         EXPECT_EQ(targets != nullptr ? targets->items.size() : 0u, e.morphs);
-        const json::Value *skins = gltf->Get("skins");
-        EXPECT_EQ(skins != nullptr ? skins->items[0].Get("joints")->items.size() : 0u, e.bones);
+        const json::Value *skins = gltf->get("skins");
+        EXPECT_EQ(skins != nullptr ? skins->items[0].get("joints")->items.size() : 0u, e.bones);
 
         const ImportResult back = ImportMemory(Bytes(data, data + blob->size), "glb");
         ASSERT_TRUE(back) << back.error;

@@ -171,9 +171,9 @@ TEST(RbxValueText, SharedStringsAreAddedOnce) {
     EXPECT_EQ(text, "SharedString:YWJjAGRlZg==");
     Document rebuilt;
     ValueParser parser(rebuilt);
-    EXPECT_EQ(parser.Parse(text).as<SharedStringRef>().index, 0u);
-    EXPECT_EQ(parser.Parse("SharedString:eHl6").as<SharedStringRef>().index, 1u);
-    EXPECT_EQ(parser.Parse(text).as<SharedStringRef>().index, 0u);
+    EXPECT_EQ(parser.parse(text).as<SharedStringRef>().index, 0u);
+    EXPECT_EQ(parser.parse("SharedString:eHl6").as<SharedStringRef>().index, 1u);
+    EXPECT_EQ(parser.parse(text).as<SharedStringRef>().index, 0u);
     ASSERT_EQ(rebuilt.sharedStrings.size(), 2u);
     EXPECT_EQ(rebuilt.sharedStrings[0].content, std::string("abc\0def", 7));
     EXPECT_EQ(rebuilt.sharedStrings[1].content, "xyz");

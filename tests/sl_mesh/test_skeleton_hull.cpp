@@ -57,16 +57,16 @@ TEST(SlSkeleton, FindJointIsExactAndCaseSensitive) {
 }
 
 TEST(SlSkeleton, WorldPositionsOfTheLegacyJoints) {
-    const Vec3 pelvis = AvatarJointWorldMatrix(Index("mPelvis")).Translation();
+    const Vec3 pelvis = AvatarJointWorldMatrix(Index("mPelvis")).translation();
     EXPECT_FLOAT_EQ(pelvis.x, 0.0f);
     EXPECT_FLOAT_EQ(pelvis.y, 0.0f);
     EXPECT_FLOAT_EQ(pelvis.z, 1.067f);
     // The Bento spine cancels out: the legacy torso and chest heights are kept (§9).
-    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mTorso")).Translation().z, 1.151f, 1e-6f);
-    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mChest")).Translation().z, 1.356f, 1e-6f);
-    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mChest")).Translation().x, -0.015f, 1e-6f);
-    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mHead")).Translation().z, 1.683f, 1e-5f);
-    const Vec3 toe = AvatarJointWorldMatrix(Index("mToeLeft")).Translation();
+    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mTorso")).translation().z, 1.151f, 1e-6f);
+    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mChest")).translation().z, 1.356f, 1e-6f);
+    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mChest")).translation().x, -0.015f, 1e-6f);
+    EXPECT_NEAR(AvatarJointWorldMatrix(Index("mHead")).translation().z, 1.683f, 1e-5f);
+    const Vec3 toe = AvatarJointWorldMatrix(Index("mToeLeft")).translation();
     EXPECT_NEAR(toe.z, 0.006f, 0.01f);
 }
 
@@ -163,9 +163,9 @@ void ExpectOutward(const ConvexHull &hull, const std::vector<float> &xyz) {
     for (std::size_t t = 0; t < hull.triangles.size(); t += 3) {
         const Vec3 a = Point(xyz, hull.triangles[t]), b = Point(xyz, hull.triangles[t + 1]),
                    c = Point(xyz, hull.triangles[t + 2]);
-        const Vec3 n = (b - a).Cross(c - a);
-        EXPECT_GT(n.Length(), 0.0f) << "triangle " << t / 3;
-        EXPECT_GT(n.Dot(a - centroid), 0.0f) << "triangle " << t / 3 << " faces inward";
+        const Vec3 n = (b - a).cross(c - a);
+        EXPECT_GT(n.length(), 0.0f) << "triangle " << t / 3;
+        EXPECT_GT(n.dot(a - centroid), 0.0f) << "triangle " << t / 3 << " faces inward";
     }
 }
 

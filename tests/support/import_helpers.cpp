@@ -22,7 +22,7 @@ ImportResult Run(const std::function<const aiScene *(Assimp::Importer &)> &read,
     LogCapture capture;
     result.scene = read(*result.importer);
     if (result.scene == nullptr) result.error = result.importer->GetErrorString();
-    result.log = capture.Lines();
+    result.log = capture.lines();
     for (const std::string &line : result.log)
         if (line.find("Validation warning") != std::string::npos) result.validationWarnings.push_back(line);
     return result;

@@ -43,7 +43,7 @@ LogCapture::~LogCapture() {
     gLines.resize(mStart);
 }
 
-std::vector<std::string> LogCapture::Lines() const {
+std::vector<std::string> LogCapture::lines() const {
     std::lock_guard<std::mutex> lock(gMutex);
     return std::vector<std::string>(gLines.begin() + static_cast<std::ptrdiff_t>(mStart), gLines.end());
 }

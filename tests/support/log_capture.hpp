@@ -13,7 +13,7 @@ public:
     LogCapture(const LogCapture &) = delete;
     LogCapture &operator=(const LogCapture &) = delete;
 
-    std::vector<std::string> Lines() const;
+    std::vector<std::string> lines() const;
 
 private:
     std::size_t mStart;

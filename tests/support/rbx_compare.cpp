@@ -109,8 +109,8 @@ public:
         // Pass 1: the tree shape, which also pairs instances so Refs compare by tree position.
         if (mA.roots.size() != mB.roots.size())
             return "root instance count: " + std::to_string(mA.roots.size()) + " vs " +
-                   std::to_string(mB.roots.size()) + " (" + listChildren(mA, mA.roots) + " vs " +
-                   listChildren(mB, mB.roots) + ")";
+                   std::to_string(mB.roots.size()) + " (" + ListChildren(mA, mA.roots) + " vs " +
+                   ListChildren(mB, mB.roots) + ")";
         for (std::size_t i = 0; i < mA.roots.size(); ++i) {
             std::string d = pair(mA.roots[i], mB.roots[i], "");
             if (!d.empty()) return d;
@@ -121,7 +121,7 @@ public:
             if (!d.empty()) return d;
         }
         if (mOptions.compareMeta && mA.meta != mB.meta)
-            return "META entries differ: " + listMeta(mA) + " vs " + listMeta(mB);
+            return "META entries differ: " + ListMeta(mA) + " vs " + ListMeta(mB);
         // Raw chunks, raw PROP bodies and unknown top-level XML belong to one encoding and cannot survive
         // a conversion, so they are compared only between documents read from the same encoding.
         if (!mOptions.ignoreUnknown && mA.sourceEncoding == mB.sourceEncoding) {
@@ -138,7 +138,7 @@ private:
     std::vector<std::uint32_t> mAToB;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> mOrder;
 
-    static std::string label(const Document &d, std::uint32_t i) {
+    static std::string Label(const Document &d, std::uint32_t i) {
         if (i >= d.instances.size()) return "<instance #" + std::to_string(i) + " out of range>";
         std::string s = d.className(d.instances[i]);
         s += ' ';
@@ -146,7 +146,7 @@ private:
         return s;
     }
 
-    static std::string pathOf(const Document &d, std::uint32_t i) {
+    static std::string PathOf(const Document &d, std::uint32_t i) {
         std::vector<std::uint32_t> chain;
         // Bounded by the instance count so a corrupt parent cycle cannot hang the report.
         for (std::uint32_t cur = i;
@@ -156,22 +156,22 @@ private:
         std::string s;
         for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
             if (!s.empty()) s += " > ";
-            s += label(d, *it);
+            s += Label(d, *it);
         }
-        return s.empty() ? label(d, i) : s;
+        return s.empty() ? Label(d, i) : s;
     }
 
-    static std::string listChildren(const Document &d, const std::vector<std::uint32_t> &list) {
+    static std::string ListChildren(const Document &d, const std::vector<std::uint32_t> &list) {
         std::string s = "[";
         for (std::size_t i = 0; i < list.size() && i < 12; ++i) {
             if (i) s += ", ";
-            s += label(d, list[i]);
+            s += Label(d, list[i]);
         }
         if (list.size() > 12) s += ", ...";
         return s + "]";
     }
 
-    static std::string listMeta(const Document &d) {
+    static std::string ListMeta(const Document &d) {
         std::string s = "{";
         for (const auto &kv : d.meta) {
             if (s.size() > 1) s += ", ";
@@ -184,7 +184,7 @@ private:
         if (ia >= mA.instances.size() || ib >= mB.instances.size()) return parentPath + ": instance index out of range";
         const Instance &a = mA.instances[ia];
         const Instance &b = mB.instances[ib];
-        std::string path = parentPath.empty() ? label(mA, ia) : parentPath + " > " + label(mA, ia);
+        std::string path = parentPath.empty() ? Label(mA, ia) : parentPath + " > " + Label(mA, ia);
         if (mAToB[ia] != kNoInstance) return path + ": instance reached twice (cycle or shared child)";
         mAToB[ia] = ib;
         mOrder.emplace_back(ia, ib);
@@ -200,8 +200,8 @@ private:
             return path + ": referent \"" + a.referent + "\" vs \"" + b.referent + "\"";
         if (a.children.size() != b.children.size())
             return path + ": child count " + std::to_string(a.children.size()) + " vs " +
-                   std::to_string(b.children.size()) + " (" + listChildren(mA, a.children) + " vs " +
-                   listChildren(mB, b.children) + ")";
+                   std::to_string(b.children.size()) + " (" + ListChildren(mA, a.children) + " vs " +
+                   ListChildren(mB, b.children) + ")";
         for (std::size_t i = 0; i < a.children.size(); ++i) {
             std::string d = pair(a.children[i], b.children[i], path);
             if (!d.empty()) return d;
@@ -211,7 +211,7 @@ private:
 
     using NamedProps = std::vector<std::pair<std::string_view, const Property *>>;
 
-    static NamedProps sortedProps(const Document &d, const Instance &inst) {
+    static NamedProps SortedProps(const Document &d, const Instance &inst) {
         NamedProps v;
         v.reserve(inst.properties.size());
         for (const Property &p : inst.properties) v.emplace_back(d.names.str(p.name), &p);
@@ -220,18 +220,18 @@ private:
     }
 
     std::string compareProperties(std::uint32_t ia, std::uint32_t ib) {
-        const NamedProps pa = sortedProps(mA, mA.instances[ia]);
-        const NamedProps pb = sortedProps(mB, mB.instances[ib]);
+        const NamedProps pa = SortedProps(mA, mA.instances[ia]);
+        const NamedProps pb = SortedProps(mB, mB.instances[ib]);
         std::size_t i = 0, j = 0;
         while (i < pa.size() || j < pb.size()) {
             if (j == pb.size() || (i < pa.size() && pa[i].first < pb[j].first)) {
                 if (!(mOptions.ignoreUnknown && pa[i].second->value.type == Type::Unknown))
-                    return pathOf(mA, ia) + ": property " + std::string(pa[i].first) + ": " +
+                    return PathOf(mA, ia) + ": property " + std::string(pa[i].first) + ": " +
                            render(mA, pa[i].second->value) + " vs <missing>";
                 ++i;
             } else if (i == pa.size() || pb[j].first < pa[i].first) {
                 if (!(mOptions.ignoreUnknown && pb[j].second->value.type == Type::Unknown))
-                    return pathOf(mA, ia) + ": property " + std::string(pb[j].first) + ": <missing> vs " +
+                    return PathOf(mA, ia) + ": property " + std::string(pb[j].first) + ": <missing> vs " +
                            render(mB, pb[j].second->value);
                 ++j;
             } else {
@@ -239,7 +239,7 @@ private:
                 const Value &vb = pb[j].second->value;
                 if (!(mOptions.ignoreUnknown && (va.type == Type::Unknown || vb.type == Type::Unknown)) &&
                     !sameValue(va, vb))
-                    return pathOf(mA, ia) + ": property " + std::string(pa[i].first) + ": " + render(mA, va) + " vs " +
+                    return PathOf(mA, ia) + ": property " + std::string(pa[i].first) + ": " + render(mA, va) + " vs " +
                            render(mB, vb);
                 ++i;
                 ++j;
@@ -249,7 +249,7 @@ private:
     }
 
     // CFrameQuat is only a storage choice of CFrame (dom.hpp), so the two types compare equal.
-    static Type effectiveType(Type t) { return t == Type::CFrameQuat ? Type::CFrame : t; }
+    static Type EffectiveType(Type t) { return t == Type::CFrameQuat ? Type::CFrame : t; }
 
     const std::string *sharedContent(const Document &d, const SharedStringRef &s) const {
         return s.index < d.sharedStrings.size() ? &d.sharedStrings[s.index].content : nullptr;
@@ -264,7 +264,7 @@ private:
     }
 
     bool sameValue(const Value &a, const Value &b) const {
-        if (effectiveType(a.type) != effectiveType(b.type)) return false;
+        if (EffectiveType(a.type) != EffectiveType(b.type)) return false;
         if (!mOptions.ignoreXmlTags && a.xmlTag != b.xmlTag) return false;
         if (a.data.index() != b.data.index()) return false;
         switch (a.data.index()) {
@@ -403,7 +403,7 @@ private:
     std::string renderTarget(const Document &d, std::uint32_t t) const {
         if (t == kNoInstance) return "null";
         if (t >= d.instances.size()) return "<invalid #" + std::to_string(t) + ">";
-        return "-> " + pathOf(d, t);
+        return "-> " + PathOf(d, t);
     }
 
     std::string render(const Document &d, const Value &v) const {

@@ -6,42 +6,42 @@
 
 namespace gamefmt::cli {
 
-bool ArgCursor::AtFlag() {
-    if (!mNoMoreFlags && !Done() && Current() == "--") {
+bool ArgCursor::atFlag() {
+    if (!mNoMoreFlags && !done() && current() == "--") {
         mNoMoreFlags = true;
-        Advance();
+        advance();
     }
-    if (mNoMoreFlags || Done()) return false;
-    const std::string &arg = Current();
+    if (mNoMoreFlags || done()) return false;
+    const std::string &arg = current();
     return arg.size() > 1 && arg[0] == '-';
 }
 
-bool ArgCursor::Flag(const char *shortName, const char *longName) {
-    if (Done()) return false;
-    const std::string &arg = Current();
+bool ArgCursor::flag(const char *shortName, const char *longName) {
+    if (done()) return false;
+    const std::string &arg = current();
     if ((shortName != nullptr && arg == shortName) || (longName != nullptr && arg == longName)) {
-        Advance();
+        advance();
         return true;
     }
     return false;
 }
 
-ArgCursor::Match ArgCursor::Value(const char *shortName, const char *longName, bool attached, std::string &value) {
-    if (Done()) return Match::No;
-    const std::string &arg = Current();
+ArgCursor::Match ArgCursor::value(const char *shortName, const char *longName, bool attached, std::string &value) {
+    if (done()) return Match::No;
+    const std::string &arg = current();
     const bool separate = (shortName != nullptr && arg == shortName) || (longName != nullptr && arg == longName);
     if (separate) {
-        Advance();
-        if (Done()) return Match::MissingValue;
-        value = Current();
-        Advance();
+        advance();
+        if (done()) return Match::MissingValue;
+        value = current();
+        advance();
         return Match::Yes;
     }
     if (longName != nullptr) {
         const std::size_t n = std::strlen(longName);
         if (arg.size() > n && arg.compare(0, n, longName) == 0 && arg[n] == '=') {
             value = arg.substr(n + 1);
-            Advance();
+            advance();
             return value.empty() ? Match::MissingValue : Match::Yes;
         }
     }
@@ -49,7 +49,7 @@ ArgCursor::Match ArgCursor::Value(const char *shortName, const char *longName, b
         const std::size_t n = std::strlen(shortName);
         if (arg.size() > n && arg.compare(0, n, shortName) == 0) {
             value = arg.substr(n);
-            Advance();
+            advance();
             return Match::Yes;
         }
     }

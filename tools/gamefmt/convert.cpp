@@ -75,7 +75,7 @@ public:
           std::ostream &err)
         : mJobs(jobs), mSettings(settings), mKeepGoing(keepGoing), mLog(log), mOut(out), mErr(err) {}
 
-    void Worker() {
+    void worker() {
         std::unique_ptr<Assimp::Importer> importer;
         std::unique_ptr<Assimp::Exporter> exporter;
         while (mKeepGoing || !mFailedOnce.load()) {
@@ -92,19 +92,19 @@ public:
             } catch (const std::exception &e) {
                 error = std::string("unexpected error: ") + e.what();
             }
-            Report(mJobs[i], error, mLog.TakeWarnings());
+            report(mJobs[i], error, mLog.takeWarnings());
         }
     }
 
-    std::size_t Passed() const { return mPassed; }
-    std::size_t Failed() const { return mFailed; }
-    std::size_t Finished() const { return mPassed + mFailed; }
+    std::size_t passed() const { return mPassed; }
+    std::size_t failed() const { return mFailed; }
+    std::size_t finished() const { return mPassed + mFailed; }
 
 private:
-    void Report(const Job &job, const std::string &error, const std::vector<std::string> &warnings) {
+    void report(const Job &job, const std::string &error, const std::vector<std::string> &warnings) {
         std::lock_guard<std::mutex> lock(mMutex);
-        if (mLog.Summarises() && error.empty()) PrintWarnings(mErr, job.in, warnings);
-        const std::size_t k = Finished() + 1;
+        if (mLog.summarises() && error.empty()) PrintWarnings(mErr, job.in, warnings);
+        const std::size_t k = finished() + 1;
         if (error.empty()) {
             ++mPassed;
             mOut << '[' << k << '/' << mJobs.size() << "] ok   " << job.in << " -> " << job.out << std::endl;
@@ -160,7 +160,7 @@ int RunBatch(std::vector<Job> &jobs, const Settings &settings, bool keepGoing, L
     std::size_t workers = jobsWanted > 0 ? static_cast<std::size_t>(jobsWanted)
                                          : std::max<std::size_t>(1, std::thread::hardware_concurrency());
     workers = std::min(workers, jobs.size());
-    if (workers > 1 && !log.ThreadSafe()) {
+    if (workers > 1 && !log.threadSafe()) {
         if (jobsWanted > 1)
             err << "gamefmt convert: note: one file at a time, because the program's Assimp logger is not "
                    "thread-safe\n";
@@ -171,19 +171,19 @@ int RunBatch(std::vector<Job> &jobs, const Settings &settings, bool keepGoing, L
     std::vector<std::thread> threads;
     for (std::size_t t = 1; t < workers; ++t) {
         try {
-            threads.emplace_back([&batch] { batch.Worker(); });
+            threads.emplace_back([&batch] { batch.worker(); });
         } catch (const std::system_error &) {
             break; // fewer threads than asked for: the ones we have share the work
         }
     }
-    batch.Worker(); // this thread works too
+    batch.worker(); // this thread works too
     for (std::thread &thread : threads) thread.join();
 
-    const std::size_t notStarted = jobs.size() - batch.Finished();
+    const std::size_t notStarted = jobs.size() - batch.finished();
     if (notStarted > 0)
         out << notStarted << " not converted: stopped after the first failure (use --keep-going to go on)\n";
-    out << batch.Passed() << " passed, " << batch.Failed() << " failed" << std::endl;
-    return batch.Failed() > 0 ? kExitBadInput : kExitOk;
+    out << batch.passed() << " passed, " << batch.failed() << " failed" << std::endl;
+    return batch.failed() > 0 ? kExitBadInput : kExitOk;
 }
 
 } // namespace
@@ -194,8 +194,8 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
     CommonOptions common;
     std::vector<std::string> inputs;
     const auto verbFlags = [&](ArgCursor &cursor, std::string &error) {
-        if (IsPostProcessFlag(cursor.Current())) return FlagResult::NotMine;
-        if (cursor.Flag("-k", "--keep-going")) return keepGoing = true, FlagResult::Consumed;
+        if (IsPostProcessFlag(cursor.current())) return FlagResult::NotMine;
+        if (cursor.flag("-k", "--keep-going")) return keepGoing = true, FlagResult::Consumed;
         const struct {
             const char *shortName, *longName;
             bool attached;
@@ -203,7 +203,7 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
         } valued[] = {
             {"-f", "--format", true, &formatId}, {"-o", "--output", false, &outDir}, {"-j", "--jobs", true, &jobsText}};
         for (const auto &flag : valued) {
-            switch (cursor.Value(flag.shortName, flag.longName, flag.attached, *flag.value)) {
+            switch (cursor.value(flag.shortName, flag.longName, flag.attached, *flag.value)) {
             case ArgCursor::Match::Yes:
                 return FlagResult::Consumed;
             case ArgCursor::Match::MissingValue:
@@ -248,8 +248,8 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.Ok()) {
-        err << "gamefmt convert: " << log.Error() << '\n';
+    if (!log.ok()) {
+        err << "gamefmt convert: " << log.error() << '\n';
         return kExitUsage;
     }
     return RunBatch(jobs, settings, keepGoing, log, jobsWanted, out, err);

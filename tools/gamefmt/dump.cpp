@@ -63,8 +63,8 @@ int RunDump(const Args &args, std::ostream &out, std::ostream &err) {
         return kExitUsage;
     }
     LogSession log(common, err);
-    if (!log.Ok()) {
-        err << "gamefmt dump: " << log.Error() << '\n';
+    if (!log.ok()) {
+        err << "gamefmt dump: " << log.error() << '\n';
         return kExitUsage;
     }
     const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
@@ -74,7 +74,7 @@ int RunDump(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, files[0], loaded.error);
         return kExitBadInput;
     }
-    log.ReportWarnings(files[0]); // a failed import shows only its error
+    log.reportWarnings(files[0]); // a failed import shows only its error
     if (!IsRobloxModelScene(*loaded.scene)) {
         PrintFileError(err, "dump", files[0], "not a Roblox model or place (no rbx.source metadata)");
         return kExitBadInput;

@@ -71,8 +71,8 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     std::vector<std::string> files;
     const auto verbFlags = [&](ArgCursor &cursor, std::string &error) {
         // The steps "-fd", "-fi", ... share the "-f" prefix: exact step names are not format ids.
-        if (IsPostProcessFlag(cursor.Current())) return FlagResult::NotMine;
-        switch (cursor.Value("-f", "--format", true, formatId)) {
+        if (IsPostProcessFlag(cursor.current())) return FlagResult::NotMine;
+        switch (cursor.value("-f", "--format", true, formatId)) {
         case ArgCursor::Match::Yes:
             return FlagResult::Consumed;
         case ArgCursor::Match::MissingValue:
@@ -98,8 +98,8 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     if (!ResolveOutput(files, formatId, formats, err, format, outPath)) return kExitUsage;
 
     LogSession log(common, err);
-    if (!log.Ok()) {
-        err << "gamefmt export: " << log.Error() << '\n';
+    if (!log.ok()) {
+        err << "gamefmt export: " << log.error() << '\n';
         return kExitUsage;
     }
     const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
@@ -110,7 +110,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, in, loaded.error);
         return kExitBadInput;
     }
-    log.ReportWarnings(in); // a failed import shows only its error
+    log.reportWarnings(in); // a failed import shows only its error
     if (loaded.incomplete && common.ppSteps != 0)
         err << "gamefmt export: note: '" << in << "' has no geometry; post-processing skipped\n";
 
@@ -125,7 +125,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
                                       : reason);
         return kExitBadInput;
     }
-    log.ReportWarnings(outPath); // the exporter's
+    log.reportWarnings(outPath); // the exporter's
     std::error_code ec;
     const auto size = std::filesystem::file_size(outPath, ec);
     out << "Wrote " << outPath << " (" << format->id;

@@ -73,9 +73,9 @@ int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
     CommonOptions common;
     std::vector<std::string> files;
     const auto verbFlags = [&](ArgCursor &cursor, std::string &error) {
-        if (IsPostProcessFlag(cursor.Current())) return FlagResult::NotMine;
-        if (cursor.Flag("-s", "--no-suffix")) return noSuffix = true, FlagResult::Consumed;
-        switch (cursor.Value("-t", "--texture", true, indexText)) {
+        if (IsPostProcessFlag(cursor.current())) return FlagResult::NotMine;
+        if (cursor.flag("-s", "--no-suffix")) return noSuffix = true, FlagResult::Consumed;
+        switch (cursor.value("-t", "--texture", true, indexText)) {
         case ArgCursor::Match::Yes:
             return FlagResult::Consumed;
         case ArgCursor::Match::MissingValue:
@@ -99,8 +99,8 @@ int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.Ok()) {
-        err << "gamefmt extract: " << log.Error() << '\n';
+    if (!log.ok()) {
+        err << "gamefmt extract: " << log.error() << '\n';
         return kExitUsage;
     }
     const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
@@ -111,7 +111,7 @@ int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, in, loaded.error);
         return kExitBadInput;
     }
-    log.ReportWarnings(in); // a failed import shows only its error
+    log.reportWarnings(in); // a failed import shows only its error
     const aiScene &scene = *loaded.scene;
     if (scene.mNumTextures == 0) {
         out << in << ": no embedded textures\n";

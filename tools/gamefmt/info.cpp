@@ -19,9 +19,9 @@ int RunInfo(const Args &args, std::ostream &out, std::ostream &err) {
     CommonOptions common;
     std::vector<std::string> files;
     const auto verbFlags = [&](ArgCursor &cursor, std::string &) {
-        if (cursor.Flag("-r", "--raw")) return raw = true, FlagResult::Consumed;
-        if (cursor.Flag("-s", "--silent")) return silent = true, FlagResult::Consumed;
-        if (cursor.Flag(nullptr, "--json")) return json = true, FlagResult::Consumed;
+        if (cursor.flag("-r", "--raw")) return raw = true, FlagResult::Consumed;
+        if (cursor.flag("-s", "--silent")) return silent = true, FlagResult::Consumed;
+        if (cursor.flag(nullptr, "--json")) return json = true, FlagResult::Consumed;
         return FlagResult::NotMine;
     };
     if (!ParseVerbArgs("info", args, kPostProcessFlags | kPropertyFlags | kLogFlags, verbFlags, common, files, err))
@@ -40,8 +40,8 @@ int RunInfo(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.Ok()) {
-        err << "gamefmt info: " << log.Error() << '\n';
+    if (!log.ok()) {
+        err << "gamefmt info: " << log.error() << '\n';
         return kExitUsage;
     }
     const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
@@ -54,7 +54,7 @@ int RunInfo(const Args &args, std::ostream &out, std::ostream &err) {
         PrintFileError(err, loaded.failedStage, files[0], loaded.error);
         return kExitBadInput;
     }
-    log.ReportWarnings(files[0]); // a failed import shows only its error
+    log.reportWarnings(files[0]); // a failed import shows only its error
 
     InfoInput input;
     input.path = files[0];

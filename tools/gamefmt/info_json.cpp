@@ -23,45 +23,45 @@ std::string_view View(const aiString &s) {
 }
 
 void WritePoint(JsonWriter &json, const aiVector3D &p) {
-    json.BeginArray(true);
-    json.Number(p.x);
-    json.Number(p.y);
-    json.Number(p.z);
-    json.EndArray();
+    json.beginArray(true);
+    json.number(p.x);
+    json.number(p.y);
+    json.number(p.z);
+    json.endArray();
 }
 
 void WritePrimitiveTypes(JsonWriter &json, unsigned types) {
-    json.BeginArray(true);
-    if (types & aiPrimitiveType_POINT) json.String("points");
-    if (types & aiPrimitiveType_LINE) json.String("lines");
-    if (types & aiPrimitiveType_TRIANGLE) json.String("triangles");
-    if (types & aiPrimitiveType_POLYGON) json.String("polygons");
-    json.EndArray();
+    json.beginArray(true);
+    if (types & aiPrimitiveType_POINT) json.string("points");
+    if (types & aiPrimitiveType_LINE) json.string("lines");
+    if (types & aiPrimitiveType_TRIANGLE) json.string("triangles");
+    if (types & aiPrimitiveType_POLYGON) json.string("polygons");
+    json.endArray();
 }
 
 // Each entry becomes {"type": ..., "value": ...} so consumers keep Assimp's type information. Long texts
 // (gamefmt/metadata.hpp) are one string entry, their parts joined.
 void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth) {
-    json.BeginObject();
+    json.beginObject();
     ForEachMetadata(metadata, [&](const MetadataValue &v) {
         const aiMetadataEntry &entry = *v.entry;
-        json.Key(v.key);
-        json.BeginObject(entry.mType != AI_AIMETADATA);
+        json.key(v.key);
+        json.beginObject(entry.mType != AI_AIMETADATA);
         const auto type = [&](const char *name) {
-            json.Key("type");
-            json.String(name);
-            json.Key("value");
+            json.key("type");
+            json.string(name);
+            json.key("value");
         };
         if (v.parts != 0) {
             type("string");
-            json.String(v.text);
-            json.EndObject();
+            json.string(v.text);
+            json.endObject();
             return;
         }
         if (entry.mData == nullptr) {
             type("none");
-            json.Null();
-            json.EndObject();
+            json.null();
+            json.endObject();
             return;
         }
         switch (entry.mType) {
@@ -79,15 +79,15 @@ void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth)
             break;
         case AI_FLOAT:
             type("float");
-            json.Number(*static_cast<const float *>(entry.mData));
+            json.number(*static_cast<const float *>(entry.mData));
             break;
         case AI_DOUBLE:
             type("double");
-            json.Number(*static_cast<const double *>(entry.mData));
+            json.number(*static_cast<const double *>(entry.mData));
             break;
         case AI_AISTRING:
             type("string");
-            json.String(View(*static_cast<const aiString *>(entry.mData)));
+            json.string(View(*static_cast<const aiString *>(entry.mData)));
             break;
         case AI_AIVECTOR3D:
             type("vector3");
@@ -96,7 +96,7 @@ void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth)
         case AI_AIMETADATA:
             type("metadata");
             if (depth + 1 >= kMetadataDepthLimit)
-                json.Null(); // nested too deeply
+                json.null(); // nested too deeply
             else
                 WriteMetadata(json, *static_cast<const aiMetadata *>(entry.mData), depth + 1);
             break;
@@ -114,192 +114,192 @@ void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth)
 #endif
         default:
             type("unknown");
-            json.Null();
+            json.null();
             break;
         }
-        json.EndObject();
+        json.endObject();
     });
-    json.EndObject();
+    json.endObject();
 }
 
 void WriteOptionalString(JsonWriter &json, const char *key, const std::string &value) {
-    json.Key(key);
+    json.key(key);
     if (value.empty())
-        json.Null();
+        json.null();
     else
-        json.String(value);
+        json.string(value);
 }
 
 void WriteMaterialName(JsonWriter &json, const aiScene &scene, unsigned index) {
     aiString name;
     if (index < scene.mNumMaterials && scene.mMaterials[index] != nullptr &&
         scene.mMaterials[index]->Get(AI_MATKEY_NAME, name) == AI_SUCCESS)
-        json.String(View(name));
+        json.string(View(name));
     else
-        json.Null();
+        json.null();
 }
 
 // "materials": index and name of each.
 void WriteMaterialList(JsonWriter &json, const aiScene &scene) {
-    json.Key("materials");
-    json.BeginArray();
+    json.key("materials");
+    json.beginArray();
     for (unsigned i = 0; i < scene.mNumMaterials; ++i) {
-        json.BeginObject(true);
-        json.Key("index");
+        json.beginObject(true);
+        json.key("index");
         json.unsignedInteger(i);
-        json.Key("name");
+        json.key("name");
         WriteMaterialName(json, scene, i);
-        json.EndObject();
+        json.endObject();
     }
-    json.EndArray();
+    json.endArray();
 }
 
 // "textures": embedded textures, compressed (bytes) or raw (width × height).
 void WriteTextureList(JsonWriter &json, const aiScene &scene) {
-    json.Key("textures");
-    json.BeginArray();
+    json.key("textures");
+    json.beginArray();
     for (unsigned i = 0; i < scene.mNumTextures; ++i) {
         const aiTexture *texture = scene.mTextures[i];
         if (texture == nullptr) continue;
-        json.BeginObject(true);
-        json.Key("index");
+        json.beginObject(true);
+        json.key("index");
         json.unsignedInteger(i);
-        json.Key("formatHint");
-        json.String(std::string_view(texture->achFormatHint, strnlen(texture->achFormatHint, HINTMAXTEXTURELEN)));
-        json.Key("compressed");
+        json.key("formatHint");
+        json.string(std::string_view(texture->achFormatHint, strnlen(texture->achFormatHint, HINTMAXTEXTURELEN)));
+        json.key("compressed");
         json.boolean(texture->mHeight == 0);
         if (texture->mHeight == 0) {
-            json.Key("bytes");
+            json.key("bytes");
             json.unsignedInteger(texture->mWidth);
         } else {
-            json.Key("width");
+            json.key("width");
             json.unsignedInteger(texture->mWidth);
-            json.Key("height");
+            json.key("height");
             json.unsignedInteger(texture->mHeight);
         }
         WriteOptionalString(json, "filename", std::string(View(texture->mFilename)));
-        json.EndObject();
+        json.endObject();
     }
-    json.EndArray();
+    json.endArray();
 }
 
 // "meshes": counts, material and primitive types of each.
 void WriteMeshList(JsonWriter &json, const aiScene &scene) {
-    json.Key("meshes");
-    json.BeginArray();
+    json.key("meshes");
+    json.beginArray();
     for (unsigned i = 0; i < scene.mNumMeshes; ++i) {
         const aiMesh *mesh = scene.mMeshes[i];
         if (mesh == nullptr) continue;
-        json.BeginObject(true);
-        json.Key("index");
+        json.beginObject(true);
+        json.key("index");
         json.unsignedInteger(i);
-        json.Key("name");
-        json.String(View(mesh->mName));
-        json.Key("vertices");
+        json.key("name");
+        json.string(View(mesh->mName));
+        json.key("vertices");
         json.unsignedInteger(mesh->mNumVertices);
-        json.Key("faces");
+        json.key("faces");
         json.unsignedInteger(mesh->mNumFaces);
-        json.Key("material");
+        json.key("material");
         json.unsignedInteger(mesh->mMaterialIndex);
-        json.Key("materialName");
+        json.key("materialName");
         WriteMaterialName(json, scene, mesh->mMaterialIndex);
-        json.Key("bones");
+        json.key("bones");
         json.unsignedInteger(mesh->mNumBones);
-        json.Key("morphTargets");
+        json.key("morphTargets");
         json.unsignedInteger(mesh->mNumAnimMeshes);
-        json.Key("primitiveTypes");
+        json.key("primitiveTypes");
         WritePrimitiveTypes(json, mesh->mPrimitiveTypes);
-        json.EndObject();
+        json.endObject();
     }
-    json.EndArray();
+    json.endArray();
 }
 
 // "animations": duration, rate and channel counts of each.
 void WriteAnimationList(JsonWriter &json, const aiScene &scene) {
-    json.Key("animations");
-    json.BeginArray();
+    json.key("animations");
+    json.beginArray();
     for (unsigned i = 0; i < scene.mNumAnimations; ++i) {
         const aiAnimation *anim = scene.mAnimations[i];
         if (anim == nullptr) continue;
-        json.BeginObject(true);
-        json.Key("index");
+        json.beginObject(true);
+        json.key("index");
         json.unsignedInteger(i);
-        json.Key("name");
-        json.String(View(anim->mName));
-        json.Key("durationTicks");
-        json.Number(anim->mDuration);
-        json.Key("ticksPerSecond");
-        json.Number(anim->mTicksPerSecond);
-        json.Key("nodeChannels");
+        json.key("name");
+        json.string(View(anim->mName));
+        json.key("durationTicks");
+        json.number(anim->mDuration);
+        json.key("ticksPerSecond");
+        json.number(anim->mTicksPerSecond);
+        json.key("nodeChannels");
         json.unsignedInteger(anim->mNumChannels);
-        json.Key("meshChannels");
+        json.key("meshChannels");
         json.unsignedInteger(anim->mNumMeshChannels);
-        json.Key("morphChannels");
+        json.key("morphChannels");
         json.unsignedInteger(anim->mNumMorphMeshChannels);
-        json.EndObject();
+        json.endObject();
     }
-    json.EndArray();
+    json.endArray();
 }
 
 // "nodes": the tree in pre-order; with --verbose also transforms and node metadata.
 void WriteNodeList(JsonWriter &json, const InfoInput &input) {
     const aiScene &scene = *input.scene;
-    json.Key("nodes");
-    json.BeginArray();
+    json.key("nodes");
+    json.beginArray();
     ForEachNode(scene, [&](const aiNode &node, std::uint64_t index, std::int64_t parent, std::uint64_t depth,
                            const aiMatrix4x4 &) {
         const bool withMetadata = input.verbose && node.mMetaData != nullptr;
-        json.BeginObject(!withMetadata && !input.verbose);
-        json.Key("index");
+        json.beginObject(!withMetadata && !input.verbose);
+        json.key("index");
         json.unsignedInteger(index);
-        json.Key("name");
-        json.String(View(node.mName));
-        json.Key("parent");
+        json.key("name");
+        json.string(View(node.mName));
+        json.key("parent");
         if (parent < 0)
-            json.Null();
+            json.null();
         else
             json.integer(parent);
-        json.Key("depth");
+        json.key("depth");
         json.unsignedInteger(depth);
-        json.Key("meshes");
-        json.BeginArray(true);
+        json.key("meshes");
+        json.beginArray(true);
         for (unsigned i = 0; i < node.mNumMeshes; ++i) json.unsignedInteger(node.mMeshes[i]);
-        json.EndArray();
+        json.endArray();
         if (input.verbose) {
             const aiMatrix4x4 &m = node.mTransformation;
-            json.Key("transform"); // row-major, as aiMatrix4x4 stores it
-            json.BeginArray(true);
+            json.key("transform"); // row-major, as aiMatrix4x4 stores it
+            json.beginArray(true);
             for (unsigned r = 0; r < 4; ++r)
-                for (unsigned c = 0; c < 4; ++c) json.Number(m[r][c]);
-            json.EndArray();
-            json.Key("metadata");
+                for (unsigned c = 0; c < 4; ++c) json.number(m[r][c]);
+            json.endArray();
+            json.key("metadata");
             if (withMetadata)
                 WriteMetadata(json, *node.mMetaData, 0);
             else
-                json.Null();
+                json.null();
         }
-        json.EndObject();
+        json.endObject();
     });
-    json.EndArray();
+    json.endArray();
 }
 
 void WriteLists(JsonWriter &json, const InfoInput &input) {
     const aiScene &scene = *input.scene;
-    json.Key("metadata");
+    json.key("metadata");
     if (scene.mMetaData != nullptr)
         WriteMetadata(json, *scene.mMetaData, 0);
     else
-        json.Null();
+        json.null();
 
     const auto classes = RobloxClassCounts(scene);
     if (!classes.empty()) {
-        json.Key("robloxClasses");
-        json.BeginObject();
+        json.key("robloxClasses");
+        json.beginObject();
         for (const auto &[name, count] : classes) {
-            json.Key(name);
+            json.key(name);
             json.unsignedInteger(count);
         }
-        json.EndObject();
+        json.endObject();
     }
 
     WriteMaterialList(json, scene);
@@ -315,69 +315,69 @@ void WriteInfoJson(const InfoInput &input, std::ostream &out) {
     const aiScene &scene = *input.scene;
     const SceneStats stats = ComputeStats(scene);
     JsonWriter json(out);
-    json.BeginObject();
-    json.Key("file");
-    json.String(input.path);
+    json.beginObject();
+    json.key("file");
+    json.string(input.path);
     WriteOptionalString(json, "format", MetadataString(scene.mMetaData, AI_METADATA_SOURCE_FORMAT));
     WriteOptionalString(json, "formatVersion", MetadataString(scene.mMetaData, AI_METADATA_SOURCE_FORMAT_VERSION));
-    json.Key("incomplete");
+    json.key("incomplete");
     json.boolean((scene.mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0);
-    json.Key("postProcessing");
-    json.String(input.stepsApplied ? DescribeSteps(input.stepsApplied) : "none");
-    json.Key("memoryBytes");
+    json.key("postProcessing");
+    json.string(input.stepsApplied ? DescribeSteps(input.stepsApplied) : "none");
+    json.key("memoryBytes");
     json.unsignedInteger(input.memory.total);
 
-    json.Key("counts");
-    json.BeginObject();
-    json.Key("nodes");
+    json.key("counts");
+    json.beginObject();
+    json.key("nodes");
     json.unsignedInteger(stats.nodes);
-    json.Key("maxDepth");
+    json.key("maxDepth");
     json.unsignedInteger(stats.maxDepth);
-    json.Key("meshes");
+    json.key("meshes");
     json.unsignedInteger(scene.mNumMeshes);
-    json.Key("animations");
+    json.key("animations");
     json.unsignedInteger(scene.mNumAnimations);
-    json.Key("textures");
+    json.key("textures");
     json.unsignedInteger(scene.mNumTextures);
-    json.Key("materials");
+    json.key("materials");
     json.unsignedInteger(scene.mNumMaterials);
-    json.Key("cameras");
+    json.key("cameras");
     json.unsignedInteger(scene.mNumCameras);
-    json.Key("lights");
+    json.key("lights");
     json.unsignedInteger(scene.mNumLights);
-    json.Key("vertices");
+    json.key("vertices");
     json.unsignedInteger(stats.vertices);
-    json.Key("faces");
+    json.key("faces");
     json.unsignedInteger(stats.faces);
-    json.Key("bones");
+    json.key("bones");
     json.unsignedInteger(stats.bones);
-    json.Key("animationChannels");
+    json.key("animationChannels");
     json.unsignedInteger(stats.animationChannels);
-    json.EndObject();
-    json.Key("averageFacesPerMesh");
+    json.endObject();
+    json.key("averageFacesPerMesh");
     json.unsignedInteger(scene.mNumMeshes ? stats.faces / scene.mNumMeshes : 0);
-    json.Key("averageVertsPerMesh");
+    json.key("averageVertsPerMesh");
     json.unsignedInteger(scene.mNumMeshes ? stats.vertices / scene.mNumMeshes : 0);
-    json.Key("primitiveTypes");
+    json.key("primitiveTypes");
     WritePrimitiveTypes(json, stats.primitiveTypes);
-    json.Key("bounds");
+    json.key("bounds");
     if (stats.hasBounds) {
-        json.BeginObject();
-        json.Key("min");
+        json.beginObject();
+        json.key("min");
         WritePoint(json, stats.min);
-        json.Key("max");
+        json.key("max");
         WritePoint(json, stats.max);
-        json.Key("center");
+        json.key("center");
         WritePoint(json, (stats.min + stats.max) * 0.5f);
-        json.Key("approximate");
+        json.key("approximate");
         json.boolean(stats.boundsApproximate);
-        json.EndObject();
+        json.endObject();
     } else {
-        json.Null();
+        json.null();
     }
 
     if (!input.silent) WriteLists(json, input);
-    json.EndObject();
+    json.endObject();
 }
 
 } // namespace gamefmt::cli

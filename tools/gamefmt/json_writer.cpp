@@ -7,108 +7,108 @@
 
 namespace gamefmt::cli {
 
-void JsonWriter::Raw(std::string_view text) {
+void JsonWriter::raw(std::string_view text) {
     mOut.write(text.data(), static_cast<std::streamsize>(text.size()));
 }
 
-void JsonWriter::BeforeValue() {
+void JsonWriter::beforeValue() {
     if (mAfterKey) {
         mAfterKey = false;
         return;
     }
     if (mStack.empty()) return;
     Level &level = mStack.back();
-    if (level.count++ > 0) Raw(",");
+    if (level.count++ > 0) raw(",");
     if (level.inlineItems) {
-        if (level.count > 1) Raw(" ");
+        if (level.count > 1) raw(" ");
     } else {
-        Raw("\n");
-        for (std::size_t i = 0; i < mStack.size(); ++i) Raw("  ");
+        raw("\n");
+        for (std::size_t i = 0; i < mStack.size(); ++i) raw("  ");
     }
 }
 
-void JsonWriter::Begin(char open, bool object, bool inlineItems) {
-    BeforeValue();
+void JsonWriter::begin(char open, bool object, bool inlineItems) {
+    beforeValue();
     mOut << open;
     // A container inside an inline one stays inline.
     const bool parentInline = !mStack.empty() && mStack.back().inlineItems;
     mStack.push_back({object, inlineItems || parentInline, 0});
 }
 
-void JsonWriter::End(char close) {
+void JsonWriter::end(char close) {
     const Level level = mStack.back();
     mStack.pop_back();
     if (level.count > 0 && !level.inlineItems) {
-        Raw("\n");
-        for (std::size_t i = 0; i < mStack.size(); ++i) Raw("  ");
+        raw("\n");
+        for (std::size_t i = 0; i < mStack.size(); ++i) raw("  ");
     }
     mOut << close;
-    if (mStack.empty()) Raw("\n");
+    if (mStack.empty()) raw("\n");
 }
 
-void JsonWriter::BeginObject(bool inlineItems) {
-    Begin('{', true, inlineItems);
+void JsonWriter::beginObject(bool inlineItems) {
+    begin('{', true, inlineItems);
 }
-void JsonWriter::EndObject() {
-    End('}');
+void JsonWriter::endObject() {
+    end('}');
 }
-void JsonWriter::BeginArray(bool inlineItems) {
-    Begin('[', false, inlineItems);
+void JsonWriter::beginArray(bool inlineItems) {
+    begin('[', false, inlineItems);
 }
-void JsonWriter::EndArray() {
-    End(']');
+void JsonWriter::endArray() {
+    end(']');
 }
 
-void JsonWriter::Key(std::string_view key) {
-    BeforeValue();
-    Raw(JsonQuote(key));
-    Raw(": ");
+void JsonWriter::key(std::string_view key) {
+    beforeValue();
+    raw(JsonQuote(key));
+    raw(": ");
     mAfterKey = true;
 }
 
-void JsonWriter::String(std::string_view value) {
-    BeforeValue();
-    Raw(JsonQuote(value));
+void JsonWriter::string(std::string_view value) {
+    beforeValue();
+    raw(JsonQuote(value));
 }
 
 void JsonWriter::boolean(bool value) {
-    BeforeValue();
-    Raw(value ? "true" : "false");
+    beforeValue();
+    raw(value ? "true" : "false");
 }
 
-void JsonWriter::Null() {
-    BeforeValue();
-    Raw("null");
+void JsonWriter::null() {
+    beforeValue();
+    raw("null");
 }
 
 void JsonWriter::integer(std::int64_t value) {
-    BeforeValue();
+    beforeValue();
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    Raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
+    raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
 }
 
 void JsonWriter::unsignedInteger(std::uint64_t value) {
-    BeforeValue();
+    beforeValue();
     char buffer[32];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    Raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
+    raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
 }
 
-void JsonWriter::Number(double value) {
-    if (!std::isfinite(value)) return Null();
-    BeforeValue();
+void JsonWriter::number(double value) {
+    if (!std::isfinite(value)) return null();
+    beforeValue();
     char buffer[40];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    Raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
+    raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
 }
 
-void JsonWriter::Number(float value) {
-    if (!std::isfinite(value)) return Null();
-    BeforeValue();
+void JsonWriter::number(float value) {
+    if (!std::isfinite(value)) return null();
+    beforeValue();
     char buffer[40];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    Raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
+    raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
 }
 
 } // namespace gamefmt::cli

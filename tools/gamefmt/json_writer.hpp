@@ -17,20 +17,20 @@ public:
     explicit JsonWriter(std::ostream &out) : mOut(out) {}
 
     // `inlineItems` writes the container on one line (for short arrays such as points).
-    void BeginObject(bool inlineItems = false);
-    void EndObject();
-    void BeginArray(bool inlineItems = false);
-    void EndArray();
+    void beginObject(bool inlineItems = false);
+    void endObject();
+    void beginArray(bool inlineItems = false);
+    void endArray();
 
-    void Key(std::string_view key); // inside an object, before each value
+    void key(std::string_view key); // inside an object, before each value
 
-    void String(std::string_view value);
+    void string(std::string_view value);
     void boolean(bool value);
-    void Null();
+    void null();
     void integer(std::int64_t value);
     void unsignedInteger(std::uint64_t value);
-    void Number(double value); // shortest round-trip form; null if not finite
-    void Number(float value);
+    void number(double value); // shortest round-trip form; null if not finite
+    void number(float value);
 
 private:
     struct Level {
@@ -38,10 +38,10 @@ private:
         bool inlineItems;
         std::size_t count;
     };
-    void BeforeValue();
-    void Begin(char open, bool object, bool inlineItems);
-    void End(char close);
-    void Raw(std::string_view text);
+    void beforeValue();
+    void begin(char open, bool object, bool inlineItems);
+    void end(char close);
+    void raw(std::string_view text);
 
     std::ostream &mOut;
     std::vector<Level> mStack;

@@ -56,16 +56,16 @@ public:
     }
 
 protected:
-    void OnVerboseDebug(const char *message) override { Write("Debug: ", message, Debugging); }
+    void OnVerboseDebug(const char *message) override { write("Debug: ", message, Debugging); }
     void OnDebug(const char *message) override {
-        if (getLogSeverity() != NORMAL) Write("Debug: ", message, Debugging);
+        if (getLogSeverity() != NORMAL) write("Debug: ", message, Debugging);
     }
-    void OnInfo(const char *message) override { Write("Info:  ", message, Info); }
-    void OnWarn(const char *message) override { Write("Warn:  ", message, Warn); }
-    void OnError(const char *message) override { Write("Error: ", message, Err); }
+    void OnInfo(const char *message) override { write("Info:  ", message, Info); }
+    void OnWarn(const char *message) override { write("Warn:  ", message, Warn); }
+    void OnError(const char *message) override { write("Error: ", message, Err); }
 
 private:
-    void Write(const char *prefix, const char *message, unsigned severity) {
+    void write(const char *prefix, const char *message, unsigned severity) {
         std::string line = prefix;
         line += message;
         if (line.empty() || line.back() != '\n') line += '\n';
@@ -97,7 +97,7 @@ private:
 class CollectingLogStream : public Assimp::LogStream {
 public:
     explicit CollectingLogStream(LogCollector &collector) : mCollector(collector) {}
-    void write(const char *message) override { mCollector.Add(message); }
+    void write(const char *message) override { mCollector.add(message); }
 
 private:
     LogCollector &mCollector;
@@ -119,7 +119,7 @@ constexpr std::size_t kWarningsShown = 10;
 
 } // namespace
 
-void LogCollector::Add(const char *message) {
+void LogCollector::add(const char *message) {
     std::string line = StripLogPrefix(message);
     // Registering gamefmt ahead of Ogre (.mesh) and Unreal (.3d) is deliberate (gamefmt.hpp), not news.
     if (line.rfind("The file extension ", 0) == 0 && line.find(" is already in use") != std::string::npos) return;
@@ -127,7 +127,7 @@ void LogCollector::Add(const char *message) {
     mLines.emplace_back(std::this_thread::get_id(), std::move(line));
 }
 
-std::vector<std::string> LogCollector::Take() {
+std::vector<std::string> LogCollector::take() {
     const std::thread::id self = std::this_thread::get_id();
     std::vector<std::string> mine;
     std::lock_guard<std::mutex> lock(mMutex);
@@ -161,23 +161,23 @@ void PrintWarnings(std::ostream &err, const std::string &file, const std::vector
 
 LogSession::LogSession(const CommonOptions &options, std::ostream &err) : mErr(err) {
     mSummarise = !options.quiet && !options.showLog && !options.verbose;
-    if (mSummarise) CollectWarnings();
+    if (mSummarise) collectWarnings();
     if (!options.showLog && !options.verbose && options.logFile.empty()) return;
-    EnsureLogger();
+    ensureLogger();
     if (options.verbose) {
         Assimp::Logger *logger = Assimp::DefaultLogger::get();
         mOldSeverity = logger->getLogSeverity();
         logger->setLogSeverity(Assimp::Logger::VERBOSE);
         mChangedSeverity = true;
     }
-    if (options.showLog || options.verbose) Attach(new OstreamLogStream(err), kAllSeverities);
+    if (options.showLog || options.verbose) attach(new OstreamLogStream(err), kAllSeverities);
     if (!options.logFile.empty()) {
         mLogFile = std::make_unique<std::ofstream>(options.logFile);
         if (!*mLogFile) {
             mError = "cannot open log file '" + options.logFile + "'";
             return;
         }
-        Attach(new OstreamLogStream(*mLogFile), kAllSeverities);
+        attach(new OstreamLogStream(*mLogFile), kAllSeverities);
     }
 }
 
@@ -191,34 +191,34 @@ LogSession::~LogSession() {
     if (mCreatedLogger) Assimp::DefaultLogger::kill();
 }
 
-void LogSession::CollectWarnings() {
+void LogSession::collectWarnings() {
     if (mWarningStream != nullptr) return;
-    EnsureLogger();
+    ensureLogger();
     mWarningStream = new CollectingLogStream(mWarnings);
-    Attach(mWarningStream, Assimp::Logger::Warn);
+    attach(mWarningStream, Assimp::Logger::Warn);
 }
 
-std::vector<std::string> LogSession::TakeWarnings() {
-    return mWarnings.Take();
+std::vector<std::string> LogSession::takeWarnings() {
+    return mWarnings.take();
 }
 
-void LogSession::ReportWarnings(const std::string &file) {
-    std::vector<std::string> warnings = TakeWarnings();
+void LogSession::reportWarnings(const std::string &file) {
+    std::vector<std::string> warnings = takeWarnings();
     if (mSummarise) PrintWarnings(mErr, file, warnings);
 }
 
-bool LogSession::ThreadSafe() const {
+bool LogSession::threadSafe() const {
     return mCreatedLogger || Assimp::DefaultLogger::isNullLogger();
 }
 
-void LogSession::EnsureLogger() {
+void LogSession::ensureLogger() {
     if (!Assimp::DefaultLogger::isNullLogger()) return;
     // DefaultLogger::set hands ownership to Assimp; kill() in the destructor deletes it.
     Assimp::DefaultLogger::set(new CliLogger(Assimp::Logger::NORMAL));
     mCreatedLogger = true;
 }
 
-void LogSession::Attach(Assimp::LogStream *stream, unsigned severity) {
+void LogSession::attach(Assimp::LogStream *stream, unsigned severity) {
     Assimp::DefaultLogger::get()->attachStream(stream, severity);
     mStreams.push_back(stream);
 }

@@ -25,9 +25,9 @@ struct CommonOptions;
 // several threads; each worker takes its own file's warnings).
 class LogCollector {
 public:
-    void Add(const char *message);
+    void add(const char *message);
     // The lines the calling thread logged since its last Take, without the logger's "Warn: " prefix.
-    std::vector<std::string> Take();
+    std::vector<std::string> take();
 
 private:
     std::mutex mMutex;
@@ -52,25 +52,25 @@ public:
     LogSession &operator=(const LogSession &) = delete;
 
     // False (with Error()) when the --log-out file cannot be opened.
-    bool Ok() const { return mError.empty(); }
-    const std::string &Error() const { return mError; }
+    bool ok() const { return mError.empty(); }
+    const std::string &error() const { return mError; }
 
     // Starts collecting every warning (the constructor does unless -q, -l or -v); idempotent.
-    void CollectWarnings();
+    void collectWarnings();
     // The warnings the calling thread logged since its last call (empty when not collecting).
-    std::vector<std::string> TakeWarnings();
+    std::vector<std::string> takeWarnings();
     // PrintWarnings(err, file, TakeWarnings()) unless -q, -l or -v (the log already shows them).
-    void ReportWarnings(const std::string &file);
+    void reportWarnings(const std::string &file);
     // Whether verbs print warning summaries (not -q, -l or -v).
-    bool Summarises() const { return mSummarise; }
+    bool summarises() const { return mSummarise; }
 
     // Whether Assimp may log from several threads at once. Our logger serialises; Assimp's DefaultLogger
     // shares one message buffer between threads, so a host's logger forces one worker at a time.
-    bool ThreadSafe() const;
+    bool threadSafe() const;
 
 private:
-    void EnsureLogger();
-    void Attach(Assimp::LogStream *stream, unsigned severity);
+    void ensureLogger();
+    void attach(Assimp::LogStream *stream, unsigned severity);
 
     std::ostream &mErr;
     bool mSummarise = false;

@@ -122,13 +122,13 @@ bool ParsePropertyInto(CommonOptions &common, const std::string &assignment, std
 
 FlagResult ParsePostProcessFlag(ArgCursor &cursor, CommonOptions &common, std::string &error) {
     for (const PostProcessFlag &flag : kStepFlags) {
-        if (cursor.Flag(flag.shortName, flag.longName)) {
+        if (cursor.flag(flag.shortName, flag.longName)) {
             common.ppSteps |= flag.steps;
             common.ppGiven = true;
             return FlagResult::Consumed;
         }
     }
-    const std::string &arg = cursor.Current();
+    const std::string &arg = cursor.current();
     std::string name;
     if (arg.rfind("--config=", 0) == 0) {
         name = arg.substr(9);
@@ -139,7 +139,7 @@ FlagResult ParsePostProcessFlag(ArgCursor &cursor, CommonOptions &common, std::s
     }
     for (const Preset &preset : kPresets) {
         if (name == preset.name) {
-            cursor.Advance();
+            cursor.advance();
             common.ppSteps |= preset.steps;
             common.ppGiven = true;
             return FlagResult::Consumed;
@@ -151,7 +151,7 @@ FlagResult ParsePostProcessFlag(ArgCursor &cursor, CommonOptions &common, std::s
 
 FlagResult ParsePropertyFlag(ArgCursor &cursor, CommonOptions &common, std::string &error) {
     std::string value;
-    switch (cursor.Value(nullptr, "--option", false, value)) {
+    switch (cursor.value(nullptr, "--option", false, value)) {
     case ArgCursor::Match::Yes:
         return ParsePropertyInto(common, value, error) ? FlagResult::Consumed : FlagResult::Error;
     case ArgCursor::Match::MissingValue:
@@ -162,13 +162,13 @@ FlagResult ParsePropertyFlag(ArgCursor &cursor, CommonOptions &common, std::stri
     }
     for (const NamedOption &option : NamedOptions()) {
         if (option.value != nullptr) {
-            if (cursor.Flag(nullptr, option.flag))
+            if (cursor.flag(nullptr, option.flag))
                 return ParsePropertyInto(common, std::string(option.property) + "=" + option.value, error)
                            ? FlagResult::Consumed
                            : FlagResult::Error;
             continue;
         }
-        switch (cursor.Value(nullptr, option.flag, false, value)) {
+        switch (cursor.value(nullptr, option.flag, false, value)) {
         case ArgCursor::Match::Yes:
             return ParsePropertyInto(common, std::string(option.property) + "=" + value, error) ? FlagResult::Consumed
                                                                                                 : FlagResult::Error;
@@ -183,21 +183,21 @@ FlagResult ParsePropertyFlag(ArgCursor &cursor, CommonOptions &common, std::stri
 }
 
 FlagResult ParseLogFlag(ArgCursor &cursor, CommonOptions &common, std::string &error) {
-    if (cursor.Flag("-q", "--quiet")) {
+    if (cursor.flag("-q", "--quiet")) {
         common.quiet = true;
         return FlagResult::Consumed;
     }
-    if (cursor.Flag("-l", "--show-log")) {
+    if (cursor.flag("-l", "--show-log")) {
         common.showLog = true;
         return FlagResult::Consumed;
     }
-    if (cursor.Flag("-v", "--verbose")) {
+    if (cursor.flag("-v", "--verbose")) {
         common.verbose = true;
         return FlagResult::Consumed;
     }
     std::string value;
     // Upstream spells it "-lo<file>" or "--log-out=<file>"; both take the name attached.
-    const std::string &arg = cursor.Current();
+    const std::string &arg = cursor.current();
     if (arg.rfind("--log-out=", 0) == 0) {
         value = arg.substr(10);
     } else if (arg.rfind("-lo", 0) == 0) {
@@ -209,7 +209,7 @@ FlagResult ParseLogFlag(ArgCursor &cursor, CommonOptions &common, std::string &e
         error = "--log-out needs a file name (--log-out=FILE)";
         return FlagResult::Error;
     }
-    cursor.Advance();
+    cursor.advance();
     common.logFile = value;
     return FlagResult::Consumed;
 }
@@ -307,11 +307,11 @@ bool ParseVerbArgs(const std::string &verb, const std::vector<std::string> &args
                    std::ostream &err) {
     ArgCursor cursor(args, 0);
     std::string error;
-    while (!cursor.Done()) {
-        if (!cursor.AtFlag()) {
-            if (cursor.Done()) break; // the argument was a trailing "--"
-            positional.push_back(cursor.Current());
-            cursor.Advance();
+    while (!cursor.done()) {
+        if (!cursor.atFlag()) {
+            if (cursor.done()) break; // the argument was a trailing "--"
+            positional.push_back(cursor.current());
+            cursor.advance();
             continue;
         }
         FlagResult result = FlagResult::NotMine;
@@ -326,7 +326,7 @@ bool ParseVerbArgs(const std::string &verb, const std::vector<std::string> &args
             return false;
         }
         if (result == FlagResult::NotMine) {
-            err << "gamefmt " << verb << ": unknown flag '" << cursor.Current() << "' (see 'gamefmt help " << verb
+            err << "gamefmt " << verb << ": unknown flag '" << cursor.current() << "' (see 'gamefmt help " << verb
                 << "')\n";
             return false;
         }

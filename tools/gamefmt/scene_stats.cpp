@@ -18,7 +18,7 @@ constexpr std::uint64_t kExactBoundsBudget = std::uint64_t(1) << 27;
 struct Box {
     bool valid = false;
     aiVector3D min, max;
-    void Add(const aiVector3D &p) {
+    void add(const aiVector3D &p) {
         if (!valid) {
             min = max = p;
             valid = true;
@@ -31,7 +31,7 @@ struct Box {
 
 Box LocalBox(const aiMesh &mesh) {
     Box box;
-    for (unsigned v = 0; v < mesh.mNumVertices; ++v) box.Add(mesh.mVertices[v]);
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v) box.add(mesh.mVertices[v]);
     return box;
 }
 
@@ -91,7 +91,7 @@ SceneStats ComputeStats(const aiScene &scene) {
                 if (mesh.mVertices == nullptr || mesh.mNumVertices == 0) continue;
                 if (mesh.mNumVertices <= budget) {
                     budget -= mesh.mNumVertices;
-                    for (unsigned v = 0; v < mesh.mNumVertices; ++v) world.Add(transform * mesh.mVertices[v]);
+                    for (unsigned v = 0; v < mesh.mNumVertices; ++v) world.add(transform * mesh.mVertices[v]);
                     continue;
                 }
                 budget = 0;
@@ -103,7 +103,7 @@ SceneStats ComputeStats(const aiScene &scene) {
                 for (int corner = 0; corner < 8; ++corner) {
                     const aiVector3D p((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,
                                        (corner & 4) ? box.max.z : box.min.z);
-                    world.Add(transform * p);
+                    world.add(transform * p);
                 }
                 stats.boundsApproximate = true;
             }

@@ -20,7 +20,7 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
     CommonOptions common;
     std::vector<std::string> files;
     const auto verbFlags = [&](ArgCursor &cursor, std::string &) {
-        if (cursor.Flag(nullptr, "--strict")) return strict = true, FlagResult::Consumed;
+        if (cursor.flag(nullptr, "--strict")) return strict = true, FlagResult::Consumed;
         return FlagResult::NotMine;
     };
     if (!ParseVerbArgs("validate", args, kPostProcessFlags | kPropertyFlags | kLogFlags, verbFlags, common, files, err))
@@ -31,11 +31,11 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.Ok()) {
-        err << "gamefmt validate: " << log.Error() << '\n';
+    if (!log.ok()) {
+        err << "gamefmt validate: " << log.error() << '\n';
         return kExitUsage;
     }
-    log.CollectWarnings(); // --strict needs them even with -q or -l
+    log.collectWarnings(); // --strict needs them even with -q or -l
 
     const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
     // Re-validates after every post-processing step too (debug Assimp builds only, which Debian's is).
@@ -45,14 +45,14 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
     for (const std::string &file : files) {
         const LoadResult loaded = LoadScene(*importer, file, aiProcess_ValidateDataStructure, common.ppSteps);
         std::vector<std::string> validation, other;
-        for (std::string &line : log.TakeWarnings())
+        for (std::string &line : log.takeWarnings())
             (line.find("Validation warning") != std::string::npos ? validation : other).push_back(std::move(line));
         if (loaded.scene == nullptr) {
             PrintFileError(err, loaded.failedStage == "import" ? "validate" : "post-process", file, loaded.error);
             status = kExitBadInput;
             continue;
         }
-        if (log.Summarises()) PrintWarnings(err, file, other);
+        if (log.summarises()) PrintWarnings(err, file, other);
         for (const std::string &line : validation)
             out << file << ": " << line.substr(line.find("Validation warning")) << '\n';
         out << file << ": valid";
