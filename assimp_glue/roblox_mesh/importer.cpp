@@ -30,7 +30,7 @@ const aiImporterDesc &RobloxMeshImporter::Description() {
 bool RobloxMeshImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
     // ReadHead never throws and returns nothing for a missing file or a null IOSystem.
     const std::vector<std::uint8_t> head = ReadHead(io, file, rbxmesh::kSignatureBytes + 1);
-    return !rbxmesh::DetectVersion(head.data(), head.size()).empty();
+    return !rbxmesh::Detect(head.data(), head.size()).empty();
 }
 
 void RobloxMeshImporter::SetupProperties(const Assimp::Importer *importer) {
@@ -42,7 +42,7 @@ void RobloxMeshImporter::SetupProperties(const Assimp::Importer *importer) {
 void RobloxMeshImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {
     // Assimp skips CanRead when ours is the only loader claiming the extension, so check again.
     const std::vector<std::uint8_t> bytes = ReadAll(io, file, rbxmesh::kFormatName);
-    if (rbxmesh::DetectVersion(bytes.data(), bytes.size()).empty())
+    if (rbxmesh::Detect(bytes.data(), bytes.size()).empty())
         throw FormatError(rbxmesh::kFormatName, "not a Roblox mesh file: expected \"version X.YY\" (1.00 to 7.00)", 0);
     const rbxmesh::RobloxMesh mesh = rbxmesh::ReadRobloxMesh(bytes.data(), bytes.size());
     RobloxMeshSceneOptions options;

@@ -8,7 +8,7 @@
 
 namespace gamefmt::rbxmesh {
 
-std::string DetectVersion(const std::uint8_t *data, std::size_t size) noexcept {
+std::string Detect(const std::uint8_t *data, std::size_t size) noexcept {
     static const char *const kKnown[] = {"1.00", "1.01", "2.00", "3.00", "3.01",
                                          "4.00", "4.01", "5.00", "6.00", "7.00"};
     static const char kPrefix[] = "version ";
@@ -28,7 +28,7 @@ std::string DetectVersion(const std::uint8_t *data, std::size_t size) noexcept {
 }
 
 std::string DescribeMismatch(const std::uint8_t *data, std::size_t size) {
-    if (!DetectVersion(data, size).empty()) return {};
+    if (!Detect(data, size).empty()) return {};
     if (data == nullptr || size == 0) return "the file is empty";
     const std::string_view text(reinterpret_cast<const char *>(data), size);
     if (text.rfind("version ", 0) != 0)

@@ -7,15 +7,15 @@
 
 namespace gamefmt::rbxmesh {
 
-// How many leading bytes DetectVersion needs at most.
+// How many leading bytes Detect needs at most.
 constexpr std::size_t kSignatureBytes = 12;
 
 // The version string ("1.00" … "7.00") when `data` starts like a Roblox mesh of a known version,
 // otherwise an empty string. Never throws.
-std::string DetectVersion(const std::uint8_t *data, std::size_t size) noexcept;
+std::string Detect(const std::uint8_t *data, std::size_t size) noexcept;
 
-// Why DetectVersion rejects `data` (its first bytes, quoted and escaped), for "not a Roblox mesh: ..." when no
-// importer accepts a .mesh file. Empty when DetectVersion accepts it.
+// Why Detect rejects `data` (its first bytes, quoted and escaped), for "not a Roblox mesh: ..." when no
+// importer accepts a .mesh file. Empty when Detect accepts it.
 std::string DescribeMismatch(const std::uint8_t *data, std::size_t size);
 
 } // namespace gamefmt::rbxmesh

@@ -17,7 +17,7 @@ std::vector<std::uint8_t> B(const std::string &s) {
 
 std::string MeshVersion(const std::string &s) {
     const auto b = B(s);
-    return gamefmt::rbxmesh::DetectVersion(b.data(), b.size());
+    return gamefmt::rbxmesh::Detect(b.data(), b.size());
 }
 
 TEST(DetectRobloxMesh, EveryKnownVersion) {
@@ -36,7 +36,7 @@ TEST(DetectRobloxMesh, RejectsUnknownAndMalformed) {
     EXPECT_EQ(MeshVersion("Version 2.00\n"), "");
     EXPECT_EQ(MeshVersion(" version 2.00\n"), "");
     EXPECT_EQ(MeshVersion(""), "");
-    EXPECT_EQ(gamefmt::rbxmesh::DetectVersion(nullptr, 100), "");
+    EXPECT_EQ(gamefmt::rbxmesh::Detect(nullptr, 100), "");
 }
 
 gamefmt::rbx::Encoding Rbx(const std::string &s) {
