@@ -4,6 +4,7 @@
 #include "assimp_glue/roblox_model/scene.hpp"
 
 #include "cli.hpp"
+#include "common/compression.hpp"
 #include "fixtures/rbx_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
@@ -11,6 +12,7 @@
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/value_text.hpp"
 #include "importers/roblox_model/writer.hpp"
+#include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_compare.hpp"
 
@@ -23,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace gamefmt {
@@ -441,6 +444,34 @@ TEST(RbxScene, LongValuesAreSplitAndRejoined) {
         break;
     }
     EXPECT_EQ(split, 1u) << "models/unions has a ChildData over 1000 bytes of text";
+}
+
+// rbx.source comes from the scene, so it is untrusted too: a frame that is not zstd, a size that disagrees
+// with the frame, a missing size and text that is not base64 are FormatErrors, never a crash.
+TEST(RbxScene, MalformedSourceMetadataIsAFormatError) {
+    const auto attempt = [](const std::vector<std::uint8_t> *blob, std::optional<std::uint64_t> size,
+                            const char *text) {
+        aiScene scene;
+        scene.mRootNode = new aiNode("DataModel");
+        gamefmt::MetadataBuilder md;
+        if (blob != nullptr) md.addBlob(glue::kRbxSource, *blob);
+        if (text != nullptr) md.add(glue::kRbxSource, text);
+        if (size) md.add(glue::kRbxSourceSize, *size);
+        scene.mMetaData = md.build();
+        rbx::Document doc;
+        return gamefmt::test::Thrown([&] { glue::DocumentFromScene(scene, doc); }).message();
+    };
+    const std::string xml = "<roblox version=\"4\"></roblox>";
+    const std::vector<std::uint8_t> frame =
+        gamefmt::CompressZstdFrame(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size());
+    const std::vector<std::uint8_t> notZstd = {1, 2, 3, 4, 5, 6, 7, 8};
+    EXPECT_NE(attempt(&notZstd, 8, nullptr), "");
+    EXPECT_NE(attempt(&frame, xml.size() + 1, nullptr), ""); // the frame says another size
+    EXPECT_NE(attempt(&frame, std::nullopt, nullptr).find("rbx.sourceSize"), std::string::npos);
+    EXPECT_NE(attempt(nullptr, 3, "not base64!").find("not base64"), std::string::npos);
+    // The well-formed frame decodes; the empty document then fails later, at the node tree (no node names
+    // an instance), which shows the source itself was read.
+    EXPECT_NE(attempt(&frame, xml.size(), nullptr).find("no node of the scene names an instance"), std::string::npos);
 }
 
 // file → aiScene → blob (both exporters) → document equals the original document.
