@@ -42,7 +42,7 @@ const std::vector<std::uint8_t> &Bytes(const Format &format, std::uint32_t n) {
     return it->second;
 }
 
-void BmImport(benchmark::State &state, const Format &format, unsigned flags) {
+void BM_Import(benchmark::State &state, const Format &format, unsigned flags) {
     const auto n = static_cast<std::uint32_t>(state.range(0));
     const std::vector<std::uint8_t> &bytes = Bytes(format, n);
     auto importer = gamefmt::MakeImporter();
@@ -70,7 +70,7 @@ void BmImport(benchmark::State &state, const Format &format, unsigned flags) {
 
 // The Roblox mesh codec alone (bytes → format model), on the same bytes as import/gamefmt_rbxmesh_200: the
 // difference between the two is the cost of building the aiScene and of Assimp's bookkeeping.
-void BmReadRobloxMesh(benchmark::State &state) {
+void BM_ReadRobloxMesh(benchmark::State &state) {
     const auto n = static_cast<std::uint32_t>(state.range(0));
     const Format &format = *std::find_if(std::begin(kFormats), std::end(kFormats),
                                          [](const Format &f) { return std::string(f.name) == "gamefmt_rbxmesh_200"; });
@@ -86,16 +86,16 @@ void BmReadRobloxMesh(benchmark::State &state) {
 
 int RegisterAll() {
     for (const Format &format : kFormats) {
-        benchmark::RegisterBenchmark((std::string("import/") + format.name + "/raw").c_str(), BmImport, format, 0u)
+        benchmark::RegisterBenchmark((std::string("import/") + format.name + "/raw").c_str(), BM_Import, format, 0u)
             ->Arg(100)
             ->Arg(1000)
             ->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark((std::string("import/") + format.name + "/validate").c_str(), BmImport, format,
+        benchmark::RegisterBenchmark((std::string("import/") + format.name + "/validate").c_str(), BM_Import, format,
                                      unsigned(aiProcess_ValidateDataStructure))
             ->Arg(1000)
             ->Unit(benchmark::kMillisecond);
     }
-    benchmark::RegisterBenchmark("codec/rbxmesh_200/read", BmReadRobloxMesh)
+    benchmark::RegisterBenchmark("codec/rbxmesh_200/read", BM_ReadRobloxMesh)
         ->Arg(100)
         ->Arg(1000)
         ->Unit(benchmark::kMillisecond);

@@ -103,7 +103,7 @@ void Counters(benchmark::State &state) {
     state.counters["file_MB"] = static_cast<double>(a.bytes.size()) / 1e6;
 }
 
-void BmRgImportArchive(benchmark::State &state, unsigned flags) {
+void BM_RgImportArchive(benchmark::State &state, unsigned flags) {
     const Archive &a = GeneratedArchive();
     auto importer = gamefmt::MakeImporter();
     double sceneBytes = 0;
@@ -126,7 +126,7 @@ void BmRgImportArchive(benchmark::State &state, unsigned flags) {
 }
 
 // The codec alone: frame the archive and read every embedded model.
-void BmRgReadArchive(benchmark::State &state) {
+void BM_RgReadArchive(benchmark::State &state) {
     const Archive &a = GeneratedArchive();
     for (auto _ : state) {
         const gamefmt::redguard::RobArchive rob = gamefmt::redguard::ReadRob(a.bytes.data(), a.bytes.size());
@@ -142,11 +142,11 @@ void BmRgReadArchive(benchmark::State &state) {
 }
 
 int RegisterAll() {
-    benchmark::RegisterBenchmark("Redguard/import_rob/raw", BmRgImportArchive, 0u)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("Redguard/import_rob/triangulate_validate", BmRgImportArchive,
+    benchmark::RegisterBenchmark("Redguard/import_rob/raw", BM_RgImportArchive, 0u)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("Redguard/import_rob/triangulate_validate", BM_RgImportArchive,
                                  unsigned(aiProcess_Triangulate | aiProcess_ValidateDataStructure))
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("Redguard/codec_read_rob", BmRgReadArchive)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("Redguard/codec_read_rob", BM_RgReadArchive)->Unit(benchmark::kMillisecond);
     return 0;
 }
 const int kRegistered = RegisterAll();

@@ -166,7 +166,7 @@ const Input *Pick(benchmark::State &state) {
     return &in;
 }
 
-void BmRbxDecodeBinary(benchmark::State &state) {
+void BM_RbxDecodeBinary(benchmark::State &state) {
     const Input *in = Pick(state);
     if (in == nullptr) return;
     for (auto _ : state) {
@@ -176,7 +176,7 @@ void BmRbxDecodeBinary(benchmark::State &state) {
     Report(state, *in);
 }
 
-void BmRbxEncodeBinary(benchmark::State &state) {
+void BM_RbxEncodeBinary(benchmark::State &state) {
     const Input *in = Pick(state);
     if (in == nullptr) return;
     const rbx::Document doc = rbx::ReadBinary(in->bytes.data(), in->bytes.size());
@@ -195,7 +195,7 @@ const aiScene *ImportOrSkip(benchmark::State &state, Assimp::Importer &importer,
     return scene;
 }
 
-void BmRbxImportScene(benchmark::State &state) {
+void BM_RbxImportScene(benchmark::State &state) {
     const Input *in = Pick(state);
     if (in == nullptr) return;
     for (auto _ : state) {
@@ -245,7 +245,7 @@ std::size_t SceneMetadataBytes(const aiScene &scene) {
     return bytes;
 }
 
-void BmRbxSceneMemory(benchmark::State &state) {
+void BM_RbxSceneMemory(benchmark::State &state) {
     const Input *in = Pick(state);
     if (in == nullptr) return;
     double perInstance = 0;
@@ -265,9 +265,9 @@ void BmRbxSceneMemory(benchmark::State &state) {
 }
 
 // Argument 0: the largest corpus place; 1: the generated place.
-BENCHMARK(BmRbxDecodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BmRbxEncodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BmRbxImportScene)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BmRbxSceneMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_RbxDecodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxEncodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxImportScene)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxSceneMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace

@@ -112,7 +112,7 @@ void Counters(benchmark::State &state, std::size_t bytes) {
     state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
 }
 
-void BmSlImport(benchmark::State &state, unsigned flags) {
+void BM_SlImport(benchmark::State &state, unsigned flags) {
     const std::vector<std::uint8_t> &bytes = Asset().llmesh;
     auto importer = gamefmt::MakeImporter();
     double sceneBytes = 0;
@@ -136,7 +136,7 @@ void BmSlImport(benchmark::State &state, unsigned flags) {
 
 // What the importer must at least do: inflate the blocks it reads (high_lod and skin), found by the same
 // header the codec parses.
-void BmSlInflateOnly(benchmark::State &state) {
+void BM_SlInflateOnly(benchmark::State &state) {
     const std::vector<std::uint8_t> &bytes = Asset().llmesh;
     const sl::LLSDParseResult header = sl::ParseBinaryLLSD(bytes.data(), bytes.size());
     std::vector<std::pair<std::size_t, std::size_t>> blocks;
@@ -160,7 +160,7 @@ void BmSlInflateOnly(benchmark::State &state) {
 }
 
 // The codec alone (bytes -> SLMeshAsset) with the blocks the importer asks for by default.
-void BmSlReadAsset(benchmark::State &state) {
+void BM_SlReadAsset(benchmark::State &state) {
     const std::vector<std::uint8_t> &bytes = Asset().llmesh;
     sl::ReadOptions options;
     options.blocks = sl::kBlockHigh | sl::kBlockSkin;
@@ -171,7 +171,7 @@ void BmSlReadAsset(benchmark::State &state) {
     Counters(state, bytes.size());
 }
 
-void BmAssimpSameGeometry(benchmark::State &state, bool ply) {
+void BM_AssimpSameGeometry(benchmark::State &state, bool ply) {
     const Generated &g = Asset();
     static const std::vector<std::uint8_t> plyBytes = gamefmt::bench::ToBinaryPly(Asset().highLod);
     static const std::vector<std::uint8_t> objBytes = gamefmt::bench::ToObj(Asset().highLod);
@@ -193,14 +193,14 @@ void BmAssimpSameGeometry(benchmark::State &state, bool ply) {
 }
 
 int RegisterAll() {
-    benchmark::RegisterBenchmark("SlMesh/import/raw", BmSlImport, 0u)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("SlMesh/import/validate", BmSlImport, unsigned(aiProcess_ValidateDataStructure))
+    benchmark::RegisterBenchmark("SlMesh/import/raw", BM_SlImport, 0u)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("SlMesh/import/validate", BM_SlImport, unsigned(aiProcess_ValidateDataStructure))
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("SlMesh/inflate_only", BmSlInflateOnly)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("SlMesh/codec_read", BmSlReadAsset)->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("SlMesh/assimp_ply_same_high_lod", BmAssimpSameGeometry, true)
+    benchmark::RegisterBenchmark("SlMesh/inflate_only", BM_SlInflateOnly)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("SlMesh/codec_read", BM_SlReadAsset)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("SlMesh/assimp_ply_same_high_lod", BM_AssimpSameGeometry, true)
         ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("SlMesh/assimp_obj_same_high_lod", BmAssimpSameGeometry, false)
+    benchmark::RegisterBenchmark("SlMesh/assimp_obj_same_high_lod", BM_AssimpSameGeometry, false)
         ->Unit(benchmark::kMillisecond);
     return 0;
 }

@@ -43,6 +43,10 @@ std::size_t Utf8SequenceLength(std::string_view s, std::size_t i) {
 } // namespace
 
 std::string SanitizeForAiString(std::string_view text, std::size_t maxBytes) {
+    // Plain ASCII that fits (numbers, hex, base64, most names) has nothing to replace or cut.
+    if (text.size() <= maxBytes &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c != '\0' && (c & 0x80) == 0; }))
+        return std::string(text);
     std::string out;
     out.reserve(text.size() < maxBytes ? text.size() : maxBytes);
     for (std::size_t i = 0; i < text.size();) {
