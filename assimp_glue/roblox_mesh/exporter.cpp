@@ -1,4 +1,4 @@
-// The Roblox mesh exporter (roblox-mesh.md §14): converts an aiScene into the builder's input, lets the
+// The Roblox mesh exporter (docs/formats/roblox-mesh.md §14): converts an aiScene into the builder's input, lets the
 // codec build and write the file, and writes the bytes through the IOSystem Assimp hands us.
 #include "assimp_glue/roblox_mesh/exporter.hpp"
 

@@ -1,5 +1,5 @@
-// The Roblox mesh exporter (roblox-mesh.md §14): aiScene → BuildInput → BuildRobloxMesh → WriteRobloxMesh →
-// bytes through the IOSystem, registered under the ids rbxmesh (auto version) and rbxmesh2 ... rbxmesh7.
+// The Roblox mesh exporter (docs/formats/roblox-mesh.md §14): aiScene → BuildInput → BuildRobloxMesh → WriteRobloxMesh
+// → bytes through the IOSystem, registered under the ids rbxmesh (auto version) and rbxmesh2 ... rbxmesh7.
 #pragma once
 
 #include "importers/roblox_mesh/mesh_builder.hpp"

@@ -1,4 +1,4 @@
-// FACS pose baking (roblox-mesh.md §8, §13.4): turns each pose column of a dynamic head's FACS data into
+// FACS pose baking (docs/formats/roblox-mesh.md §8, §13.4): turns each pose column of a dynamic head's FACS data into
 // per-bone skinning matrices, and those into absolute aiAnimMesh morph targets on skinned meshes.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Roblox mesh format model -> aiScene (roblox-mesh.md §13), and reading back the metadata the importer
+// Roblox mesh format model -> aiScene (docs/formats/roblox-mesh.md §13), and reading back the metadata the importer
 // leaves for the exporter. The key list below is the contract between the importer and the exporter.
 //
 // ---------------------------------------------------------------- scene layout

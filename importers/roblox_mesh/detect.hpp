@@ -1,4 +1,4 @@
-// Signature test for Roblox .mesh files (roblox-mesh.md §13.1): "version " followed by a known X.YY.
+// Signature test for Roblox .mesh files (docs/formats/roblox-mesh.md §13.1): "version " followed by a known X.YY.
 #pragma once
 
 #include <cstddef>

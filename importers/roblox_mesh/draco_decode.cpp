@@ -1,4 +1,4 @@
-// COREMESH v2: Draco 2.2 sequential mesh streams decoded with libdraco (roblox-mesh.md §9.3).
+// COREMESH v2: Draco 2.2 sequential mesh streams decoded with libdraco (docs/formats/roblox-mesh.md §9.3).
 #include "importers/roblox_mesh/draco_decode.hpp"
 
 #include "common/error.hpp"

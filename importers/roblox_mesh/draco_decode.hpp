@@ -1,4 +1,4 @@
-// Decodes the Draco stream of a COREMESH v2 chunk (roblox-mesh.md §9.3) into the format model's
+// Decodes the Draco stream of a COREMESH v2 chunk (docs/formats/roblox-mesh.md §9.3) into the format model's
 // vertices and faces, with Debian's libdraco.
 #pragma once
 

@@ -1,4 +1,4 @@
-// COREMESH v2 encoding with libdraco, in the structure Roblox's own files have (roblox-mesh.md §14.6).
+// COREMESH v2 encoding with libdraco, in the structure Roblox's own files have (docs/formats/roblox-mesh.md §14.6).
 #include "importers/roblox_mesh/draco_encode.hpp"
 
 #include "common/error.hpp"

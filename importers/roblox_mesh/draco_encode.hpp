@@ -1,4 +1,4 @@
-// Encodes Roblox mesh geometry as the Draco stream of a COREMESH v2 chunk (roblox-mesh.md §9.3, §14.6).
+// Encodes Roblox mesh geometry as the Draco stream of a COREMESH v2 chunk (docs/formats/roblox-mesh.md §9.3, §14.6).
 #pragma once
 
 #include "importers/roblox_mesh/mesh.hpp"

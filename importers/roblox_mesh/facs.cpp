@@ -1,4 +1,4 @@
-// Interprets the FACS blob of 5.00 files and FACS chunks (roblox-mesh.md §8): names, six quantized
+// Interprets the FACS blob of 5.00 files and FACS chunks (docs/formats/roblox-mesh.md §8): names, six quantized
 // matrices and the corrective tables, every internal size checked against the blob.
 #include "common/byte_reader.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"

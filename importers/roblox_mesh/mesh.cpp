@@ -1,4 +1,4 @@
-// LOD level boundaries from a Roblox mesh's face-offset table (roblox-mesh.md §10.1).
+// LOD level boundaries from a Roblox mesh's face-offset table (docs/formats/roblox-mesh.md §10.1).
 #include "importers/roblox_mesh/mesh.hpp"
 
 #include <string>

@@ -1,5 +1,5 @@
 // The Roblox FileMesh (.mesh 1.00-7.00) format model: plain structs that mirror the file
-// (roblox-mesh.md), shared by the reader, the writer and the Assimp glue. No Assimp here.
+// (docs/formats/roblox-mesh.md), shared by the reader, the writer and the Assimp glue. No Assimp here.
 //
 // Conventions of the model (the reader normalises text files to them, the writer keeps them):
 //  * Vertex values are the binary file's: positions in studs at true scale (1.00's x2 already undone),

@@ -1,6 +1,6 @@
 // Turns authoring data into a writable RobloxMesh: version choice, LOD generation with meshoptimizer,
 // parents-first bones and the name table, quantised envelopes, skin subsets of at most 26 bones per LOD
-// level, culling distances, FACS/HSRAVIS passthrough (roblox-mesh.md §14).
+// level, culling distances, FACS/HSRAVIS passthrough (docs/formats/roblox-mesh.md §14).
 //
 // Choices where the reference leaves one:
 //  * Levels the caller supplies (more than one) are written with lodType 3; generated ones with 3

@@ -2,7 +2,7 @@
 // level, per-vertex influences on global bones, world bind poses), doing the format's bookkeeping:
 // LOD generation with meshoptimizer, skin subsets of at most 26 bones that never cross a LOD boundary
 // (vertices duplicated where shared), weights quantised to sum exactly 255, bone culling distances,
-// the bone name table (roblox-mesh.md §14).
+// the bone name table (docs/formats/roblox-mesh.md §14).
 #pragma once
 
 #include "importers/roblox_mesh/mesh.hpp"

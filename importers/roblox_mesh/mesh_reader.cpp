@@ -1,5 +1,5 @@
 // Reads Roblox .mesh files of every version (text 1.00/1.01, binary 2.00-5.00, chunked 6.00/7.00)
-// into the format model, validating every count, offset and index against the file (roblox-mesh.md
+// into the format model, validating every count, offset and index against the file (docs/formats/roblox-mesh.md
 // §3-§12). Bulk arrays are decoded straight from the bounds-checked span, one pass, no per-vertex
 // allocation.
 #include "importers/roblox_mesh/mesh_reader.hpp"

@@ -1,5 +1,5 @@
 // Writes the Roblox mesh format model as .mesh bytes, versions 2.00-7.00 and, on explicit request, the
-// text versions 1.00/1.01 (roblox-mesh.md §4-§9, §14).
+// text versions 1.00/1.01 (docs/formats/roblox-mesh.md §4-§9, §14).
 //
 // The writer is lossless for what the model holds: header sizes larger than standard, 36-byte
 // vertices, the bone name table, v4Unused, chunk order, unknown chunks and trailing bytes come back as

@@ -117,7 +117,7 @@ TEST(Hostile, DeepXmlChainIsRefusedToo) {
 }
 
 TEST(Hostile, DeepBoneChainInARobloxMeshIsRefused) {
-    // One skinned triangle on a chain of 700 bones (roblox-mesh.md: bone parents are free u16 indices).
+    // One skinned triangle on a chain of 700 bones (docs/formats/roblox-mesh.md: bone parents are free u16 indices).
     rbxmesh::BuildInput input;
     input.vertices.resize(3);
     input.vertices[1].px = 1;

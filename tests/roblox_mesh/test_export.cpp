@@ -1,5 +1,5 @@
-// The Roblox mesh exporter (roblox-mesh.md §14): registration, options, the aiScene → BuildInput conversion
-// on hand-built scenes, exports of every version re-read by our reader and importer, skinning, the corpus
+// The Roblox mesh exporter (docs/formats/roblox-mesh.md §14): registration, options, the aiScene → BuildInput
+// conversion on hand-built scenes, exports of every version re-read by our reader and importer, skinning, the corpus
 // round trip, errors and the command line.
 #include "assimp_glue/roblox_mesh/exporter.hpp"
 

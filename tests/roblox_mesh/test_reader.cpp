@@ -1,4 +1,4 @@
-// Tests of the Roblox mesh reader (codec layer): every corpus file against roblox-mesh.md §11 and
+// Tests of the Roblox mesh reader (codec layer): every corpus file against docs/formats/roblox-mesh.md §11 and
 // hand-checked values, synthetic fixtures for every layout and edge case, and hostile input.
 #include "fixtures/roblox_mesh_fixtures.hpp"
 #include "support/import_helpers.hpp"
