@@ -28,7 +28,7 @@ namespace {
 namespace rbx = gamefmt::rbx;
 using Bytes = std::vector<std::uint8_t>;
 
-// Sum of the uncompressed chunk lengths (roblox-model.md §2.1), walking the framing only.
+// Sum of the uncompressed chunk lengths (docs/formats/roblox-model.md §2.1), walking the framing only.
 std::uint64_t DecompressedBytes(const Bytes &file) {
     std::uint64_t total = 0;
     std::size_t pos = 32;

@@ -1,4 +1,4 @@
-// Roblox document ⇄ aiScene: the node tree with metadata and CFrame transforms (roblox-model.md §5.1), and
+// Roblox document ⇄ aiScene: the node tree with metadata and CFrame transforms (docs/formats/roblox-model.md §5.1), and
 // the document rebuilt from that metadata for export (§6, "DOM round trip").
 #include "assimp_glue/roblox_model/scene.hpp"
 

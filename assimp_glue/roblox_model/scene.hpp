@@ -1,4 +1,4 @@
-// Roblox model/place document ⇄ aiScene (roblox-model.md §5.1, §6): one aiNode per instance under a
+// Roblox model/place document ⇄ aiScene (docs/formats/roblox-model.md §5.1, §6): one aiNode per instance under a
 // "DataModel" root, the property bag in node metadata (rbx.props.<name> = "<Type>:<text>"), CFrames as node
 // transforms, and the way back from that metadata to a document for the rbxm/rbxmx exporters.
 //
@@ -25,7 +25,7 @@ struct ReadOptions;
 namespace gamefmt::glue {
 
 // Metadata keys: include/gamefmt/roblox_model.hpp. The property bag is flat (one "rbx.props.<name>" entry per
-// property), not a nested AI_AIMETADATA block as roblox-model.md §5.1 suggests: Assimp 5.2.5's
+// property, docs/formats/roblox-model.md §5.1), never a nested AI_AIMETADATA block: Assimp 5.2.5's
 // SceneCombiner::Copy does not copy nested metadata, and every Exporter::Export copies the scene.
 using gamefmt::kRbxClassName;
 using gamefmt::kRbxFormat;

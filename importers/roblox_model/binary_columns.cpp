@@ -1,5 +1,5 @@
 // PROP column decoding (binary_columns.hpp): one function per family of types, each reading the type's
-// stored layout (roblox-model.md §2.2 primitives, §2.4 types, §2.5 CFrames).
+// stored layout (docs/formats/roblox-model.md §2.2 primitives, §2.4 types, §2.5 CFrames).
 #include "importers/roblox_model/binary_columns.hpp"
 
 #include "importers/roblox_model/binary_primitives.hpp"

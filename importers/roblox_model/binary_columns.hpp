@@ -1,7 +1,7 @@
-// Type decoding and encoding of binary PROP chunks (roblox-model.md §2.2, §2.4, §2.5): one column of n values of one
-// type, in that type's stored layout (byte-interleaved big-endian integers, sign-rotated floats, packed records). Chunk
-// framing, instances and the tree are binary_reader.cpp's, the way rbx-dom's rbx_binary keeps its chunk reader apart
-// from its type decoders.
+// Type decoding and encoding of binary PROP chunks (docs/formats/roblox-model.md §2.2, §2.4, §2.5): one column of n
+// values of one type, in that type's stored layout (byte-interleaved big-endian integers, sign-rotated floats, packed
+// records). Chunk framing, instances and the tree are binary_reader.cpp's, the way rbx-dom's rbx_binary keeps its chunk
+// reader apart from its type decoders.
 #pragma once
 
 #include "importers/roblox_model/dom.hpp"

@@ -1,5 +1,5 @@
 // PROP column encoding (binary_columns.hpp): the inverse of binary_columns.cpp, one function per family of
-// types (roblox-model.md §2.2 primitives, §2.4 types, §2.5 CFrames).
+// types (docs/formats/roblox-model.md §2.2 primitives, §2.4 types, §2.5 CFrames).
 #include "importers/roblox_model/binary_columns.hpp"
 
 #include "common/error.hpp"

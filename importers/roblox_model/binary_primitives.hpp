@@ -1,4 +1,4 @@
-// The binary format's encoding primitives (roblox-model.md §2.2): zigzag integers, sign-rotated
+// The binary format's encoding primitives (docs/formats/roblox-model.md §2.2): zigzag integers, sign-rotated
 // big-endian floats, byte interleaving and summed referent arrays. Shared by the binary reader and writer.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Binary Roblox model/place reader (roblox-model.md §2): header, chunk framing and decompression, then
+// Binary Roblox model/place reader (docs/formats/roblox-model.md §2): header, chunk framing and decompression, then
 // META/SSTR/INST/PROP/PRNT into the document model, lenient where §2.7 says so. The values inside PROP
 // chunks are decoded by binary_columns.cpp.
 //

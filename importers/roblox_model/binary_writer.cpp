@@ -1,4 +1,4 @@
-// The binary (.rbxm/.rbxl) writer: the exact inverse of the binary reader (roblox-model.md §2), laid out
+// The binary (.rbxm/.rbxl) writer: the exact inverse of the binary reader (docs/formats/roblox-model.md §2), laid out
 // the way Studio saves files (classes by name, properties by name, pre-order referents, post-order PRNT).
 //
 // Decisions where the reference leaves a choice (also documented in the engineer report):

@@ -1,4 +1,4 @@
-// Decoders and encoders of the blobs stored in String properties (roblox-model.md §2.6): attributes,
+// Decoders and encoders of the blobs stored in String properties (docs/formats/roblox-model.md §2.6): attributes,
 // tags and Terrain material colours. Decoders never throw: a blob that does not parse stays raw.
 #include "importers/roblox_model/blobs.hpp"
 

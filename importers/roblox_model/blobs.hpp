@@ -1,4 +1,4 @@
-// Decoders and encoders of the binary blobs stored in String properties (roblox-model.md §2.6):
+// Decoders and encoders of the binary blobs stored in String properties (docs/formats/roblox-model.md §2.6):
 // AttributesSerialize, Tags and Terrain MaterialColors. A blob that does not parse stays raw (nullopt).
 #pragma once
 

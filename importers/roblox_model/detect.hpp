@@ -1,4 +1,5 @@
-// Signature test for Roblox model and place files (roblox-model.md §1): binary "<roblox!" or XML "<roblox".
+// Signature test for Roblox model and place files (docs/formats/roblox-model.md §1): binary "<roblox!" or XML
+// "<roblox".
 #pragma once
 
 #include "importers/roblox_model/dom.hpp"

@@ -1,4 +1,4 @@
-// The Roblox document model (roblox-model.md): a forest of instances with typed property values, shared
+// The Roblox document model (docs/formats/roblox-model.md): a forest of instances with typed property values, shared
 // by the binary and XML codecs, their writers and the Assimp glue. No Assimp here.
 //
 // Design:

@@ -1,4 +1,4 @@
-// ReadDocument: sniffs binary vs XML (roblox-model.md §1) and dispatches to the matching reader.
+// ReadDocument: sniffs binary vs XML (docs/formats/roblox-model.md §1) and dispatches to the matching reader.
 #include "importers/roblox_model/reader.hpp"
 
 #include "common/error.hpp"

@@ -1,4 +1,4 @@
-// The text form of one property value, "<Type>:<text>" (roblox-model.md §5.1), used for the rbx.props
+// The text form of one property value, "<Type>:<text>" (docs/formats/roblox-model.md §5.1), used for the rbx.props
 // metadata bag, `gamefmt dump` and the exporter's way back from metadata to the document model.
 //
 // Format and parse are exact inverses for every value (NaN payloads aside: every NaN prints as NAN):

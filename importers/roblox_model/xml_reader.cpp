@@ -1,4 +1,4 @@
-// Roblox XML model/place reader (roblox-model.md §3): pugixml DOM → rbx::Document, lenient and lossless.
+// Roblox XML model/place reader (docs/formats/roblox-model.md §3): pugixml DOM → rbx::Document, lenient and lossless.
 //
 // Decisions:
 //  * Parse flags: parse_default | parse_ws_pcdata_single, so a whitespace-only <string> keeps its text

@@ -1,4 +1,4 @@
-// Roblox XML model/place writer (roblox-model.md §3, §6): rbx::Document → Studio-layout XML text.
+// Roblox XML model/place writer (docs/formats/roblox-model.md §3, §6): rbx::Document → Studio-layout XML text.
 //
 // Decisions:
 //  * Floats are the shortest round-trip text (exactness over Studio's 9 digits), INF/-INF/NAN.

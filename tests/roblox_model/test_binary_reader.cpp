@@ -1,4 +1,4 @@
-// Tests of the binary Roblox model/place reader (roblox-model.md §2, checklist §8 items 1-14, 21):
+// Tests of the binary Roblox model/place reader (docs/formats/roblox-model.md §2, checklist §8 items 1-14, 21):
 // primitives, the byte examples of §2.4, hand-built fixtures, the corpus against its READMEs and
 // snapshots, and hostile input.
 #include "fixtures/rbx_fixtures.hpp"

@@ -1,5 +1,5 @@
 // Tests of the Roblox binary writer: exact bytes of small hand-built documents (header, chunk framing,
-// PROP bodies against the byte examples of roblox-model.md §2.2-§2.5), Studio layout conventions, and
+// PROP bodies against the byte examples of docs/formats/roblox-model.md §2.2-§2.5), Studio layout conventions, and
 // corpus round trips binary → DOM → binary under every compression.
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"

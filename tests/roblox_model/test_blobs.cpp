@@ -1,4 +1,4 @@
-// Attribute, tag and MaterialColors blobs (roblox-model.md §2.6): the blobs are taken from rbx-dom's
+// Attribute, tag and MaterialColors blobs (docs/formats/roblox-model.md §2.6): the blobs are taken from rbx-dom's
 // chunk dumps (<case>__input.snap) and the decoded values checked against the cases' README.md and
 // rbx-dom's __decoded.snap; encoding must give the blob back byte for byte.
 #include "common/text_number.hpp"

@@ -1,4 +1,4 @@
-// Roblox model/place import and export through Assimp (roblox-model.md §5.1, §6): node tree, metadata,
+// Roblox model/place import and export through Assimp (docs/formats/roblox-model.md §5.1, §6): node tree, metadata,
 // CFrame transforms, split long values, and file → aiScene → file round trips (API and CLI).
 #include "assimp_glue/roblox_model/exporter.hpp"
 #include "assimp_glue/roblox_model/scene.hpp"

@@ -1,4 +1,4 @@
-// The "<Type>:<text>" property text (roblox-model.md §5.1): the spelling of every type and exact
+// The "<Type>:<text>" property text (docs/formats/roblox-model.md §5.1): the spelling of every type and exact
 // Format → Parse → Format round trips.
 #include "importers/roblox_model/value_text.hpp"
 

@@ -1,4 +1,4 @@
-// Tests of the Roblox XML reader and writer (roblox-model.md §3, §8 item 15): corpus files against their
+// Tests of the Roblox XML reader and writer (docs/formats/roblox-model.md §3, §8 item 15): corpus files against their
 // READMEs, synthetic XML for every legacy form, round trips and hostile input.
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
