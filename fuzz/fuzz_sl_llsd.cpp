@@ -1,4 +1,4 @@
-// libFuzzer target for the binary LLSD codec alone (sl-mesh.md §1): whatever parses must write back and
+// libFuzzer target for the binary LLSD codec alone (docs/formats/sl-mesh.md §1): whatever parses must write back and
 // parse again to an equal value (reals compare by bits, so NaN payloads must survive too).
 #include "common/error.hpp"
 #include "importers/sl_mesh/llsd.hpp"

@@ -1,4 +1,4 @@
-// The Second Life mesh exporter (sl-mesh.md §13): converts an aiScene into the builder's input (SL frame,
+// The Second Life mesh exporter (docs/formats/sl-mesh.md §13): converts an aiScene into the builder's input (SL frame,
 // one face per material, LOD levels and physics from the importer's node layout, bones as avatar joints),
 // lets the codec build and write the asset(s), and writes the bytes through the IOSystem Assimp hands us.
 #include "assimp_glue/sl_mesh/exporter.hpp"

@@ -1,5 +1,5 @@
-// The Second Life mesh exporter (sl-mesh.md §13): aiScene -> BuildInput -> BuildAsset -> WriteAsset -> bytes
-// through the IOSystem, registered under the id "llmesh".
+// The Second Life mesh exporter (docs/formats/sl-mesh.md §13): aiScene -> BuildInput -> BuildAsset -> WriteAsset ->
+// bytes through the IOSystem, registered under the id "llmesh".
 #pragma once
 
 #include "importers/sl_mesh/asset_builder.hpp"

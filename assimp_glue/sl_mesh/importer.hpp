@@ -19,7 +19,7 @@ public:
     // Name "gamefmt Second Life mesh", extensions "llmesh slm".
     static const aiImporterDesc &Description();
 
-    // By content only (sl-mesh.md §12 CanRead); never throws.
+    // By content only (docs/formats/sl-mesh.md §12 CanRead); never throws.
     bool CanRead(const std::string &file, Assimp::IOSystem *io, bool checkSig) const override;
     const aiImporterDesc *GetInfo() const override { return &Description(); }
     void SetupProperties(const Assimp::Importer *importer) override;

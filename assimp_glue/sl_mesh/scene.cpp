@@ -1,4 +1,4 @@
-// Second Life mesh asset model -> aiScene (sl-mesh.md §12): the chosen level(s) of detail as one mesh per
+// Second Life mesh asset model -> aiScene (docs/formats/sl-mesh.md §12): the chosen level(s) of detail as one mesh per
 // face, white per-face materials, the avatar joints a rigged asset binds to, optional physics meshes and
 // hulls, and the header facts as scene metadata. The node layout is the contract in assimp_glue/sl_mesh/scene.hpp.
 #include "assimp_glue/sl_mesh/scene.hpp"

@@ -1,4 +1,4 @@
-// Second Life mesh asset model -> aiScene (sl-mesh.md §12). The layout below is the contract between the
+// Second Life mesh asset model -> aiScene (docs/formats/sl-mesh.md §12). The layout below is the contract between the
 // importer and the exporter (which recognises the LOD and physics nodes on re-export).
 //
 //   <file stem>                root; Rx(-90°) (SL Z-up -> Y-up), identity with GAMEFMT_SLMESH_YUP = false

@@ -1,4 +1,4 @@
-// The Second Life mesh asset's exact number codecs (sl-mesh.md §4.1 quantization, §4.3 weights) and the
+// The Second Life mesh asset's exact number codecs (docs/formats/sl-mesh.md §4.1 quantization, §4.3 weights) and the
 // model's comparisons. The float arithmetic reproduces the viewer's float32 steps bit for bit: every
 // product that could be fused with a following addition goes through a volatile, so no compiler setting
 // (-ffp-contract=fast, -march with FMA) turns it into one rounding instead of two.

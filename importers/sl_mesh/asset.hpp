@@ -1,4 +1,4 @@
-// The Second Life mesh asset model (sl-mesh.md §3-§7): plain structs that mirror the file, the reader
+// The Second Life mesh asset model (docs/formats/sl-mesh.md §3-§7): plain structs that mirror the file, the reader
 // (bytes -> SLMeshAsset) and the writer (SLMeshAsset -> bytes), plus the exact quantization and weight
 // codecs. Geometry stays quantized (u16) in the model so that read -> write reproduces the LLSD; the
 // Dequantize*/Quantize* functions are the viewer's float32 arithmetic (§4.1). No Assimp here.

@@ -1,4 +1,4 @@
-// The Second Life mesh writer's geometry pipeline (sl-mesh.md §13 steps 2-10): faces per material, vertex
+// The Second Life mesh writer's geometry pipeline (docs/formats/sl-mesh.md §13 steps 2-10): faces per material, vertex
 // split, normalisation to the unit cube, LOD generation with meshoptimizer, quantization, weights, the skin
 // block and the physics blocks. The result is an SLMeshAsset per (sub)model, ready for WriteAsset.
 #include "importers/sl_mesh/asset_builder.hpp"

@@ -1,4 +1,4 @@
-// The Second Life mesh writer's geometry pipeline (sl-mesh.md §13 steps 2-10), free of Assimp: takes
+// The Second Life mesh writer's geometry pipeline (docs/formats/sl-mesh.md §13 steps 2-10), free of Assimp: takes
 // float triangles already in the Second Life frame (metres, Z-up), splits large faces, normalises to the
 // unit cube, generates LODs with meshoptimizer, quantizes, builds weights, the skin block and
 // physics_convex, and returns an SLMeshAsset (or several, one per submodel) ready for WriteAsset.

@@ -1,4 +1,4 @@
-// Reads a Second Life mesh asset (sl-mesh.md §3-§7, §10): the header map, the zlib blocks it points at
+// Reads a Second Life mesh asset (docs/formats/sl-mesh.md §3-§7, §10): the header map, the zlib blocks it points at
 // (relative to the end of the header), and the LOD, skin and physics blocks inside them, into SLMeshAsset.
 // Damage that §10 says to repair or skip becomes a warning; only what leaves nothing usable throws.
 // A .slm model save (§7) is unwrapped to one of its `mesh` elements first.

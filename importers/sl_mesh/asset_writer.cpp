@@ -1,4 +1,4 @@
-// Writes a Second Life mesh asset (sl-mesh.md §13 steps 10-11): each block as sorted-key binary LLSD,
+// Writes a Second Life mesh asset (docs/formats/sl-mesh.md §13 steps 10-11): each block as sorted-key binary LLSD,
 // zlib-compressed like the viewer's compress2(), in the viewer's block order with cumulative offsets,
 // after a header map that must stay under the viewer's 4096-byte first fetch.
 #include "importers/sl_mesh/asset.hpp"

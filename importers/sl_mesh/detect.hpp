@@ -1,4 +1,4 @@
-// Signature test for Second Life mesh assets (sl-mesh.md §12, CanRead): an LLSD binary map header whose
+// Signature test for Second Life mesh assets (docs/formats/sl-mesh.md §12, CanRead): an LLSD binary map header whose
 // first key is plausible, with "_lod" or "mesh" in the first 4096 bytes.
 #pragma once
 

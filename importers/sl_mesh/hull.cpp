@@ -1,4 +1,4 @@
-// Convex hulls with reentrant qhull (sl-mesh.md §6, §12): "qhull Qt" (triangulated output, never
+// Convex hulls with reentrant qhull (docs/formats/sl-mesh.md §6, §12): "qhull Qt" (triangulated output, never
 // joggled), each triangle oriented outward against its facet normal. One qhT per call, so calls may run
 // on several threads at once; qhull's messages go to /dev/null, never to stderr.
 #include "importers/sl_mesh/hull.hpp"

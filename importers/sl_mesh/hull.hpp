@@ -1,4 +1,4 @@
-// Convex hulls for Second Life physics data (sl-mesh.md §6, §12, §13.9), computed with qhull (reentrant
+// Convex hulls for Second Life physics data (docs/formats/sl-mesh.md §6, §12, §13.9), computed with qhull (reentrant
 // libqhull_r, options "qhull Qt", never joggled).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Binary LLSD (sl-mesh.md §1): the value type, an iterative reader that never recurses on file-controlled
+// Binary LLSD (docs/formats/sl-mesh.md §1): the value type, an iterative reader that never recurses on file-controlled
 // depth, the writer, and a short text rendering.
 #include "importers/sl_mesh/llsd.hpp"
 

@@ -1,4 +1,4 @@
-// Binary LLSD (sl-mesh.md §1): the value type and its reader and writer. Usable on its own, without the
+// Binary LLSD (docs/formats/sl-mesh.md §1): the value type and its reader and writer. Usable on its own, without the
 // mesh asset code: every marker, big-endian framing, little-endian dates, the optional "<? LLSD/Binary ?>\n"
 // text prefix, and depth and size limits against hostile input.
 #pragma once

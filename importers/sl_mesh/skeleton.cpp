@@ -1,4 +1,4 @@
-// Avatar skeleton look-ups (sl-mesh.md §9): joint by name, the uploader's Collada aliases, and the default
+// Avatar skeleton look-ups (docs/formats/sl-mesh.md §9): joint by name, the uploader's Collada aliases, and the default
 // local/world transforms built from the static table in skeleton_table.cpp.
 #include "importers/sl_mesh/skeleton.hpp"
 

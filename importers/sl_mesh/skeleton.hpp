@@ -1,5 +1,5 @@
-// The Second Life avatar skeleton (sl-mesh.md §9) as a static table, with joint lookup, the uploader's name
-// aliases and each joint's default local transform.
+// The Second Life avatar skeleton (docs/formats/sl-mesh.md §9) as a static table, with joint lookup, the uploader's
+// name aliases and each joint's default local transform.
 #pragma once
 
 #include "common/math.hpp"

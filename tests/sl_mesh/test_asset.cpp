@@ -1,4 +1,4 @@
-// Tests of the Second Life mesh asset codec (codec layer, no Assimp): sl-mesh.md §11's worked vectors,
+// Tests of the Second Life mesh asset codec (codec layer, no Assimp): docs/formats/sl-mesh.md §11's worked vectors,
 // the §10 repairs with their warnings, the writer's layout (§13 steps 10-11), round trips, and hostile input.
 #include "fixtures/sl_fixtures.hpp"
 

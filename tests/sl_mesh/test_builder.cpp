@@ -1,4 +1,4 @@
-// Tests of the Second Life mesh writer's geometry pipeline, BuildAsset (sl-mesh.md §13, §15 "Writer"):
+// Tests of the Second Life mesh writer's geometry pipeline, BuildAsset (docs/formats/sl-mesh.md §13, §15 "Writer"):
 // the §11.2 triangle byte for byte, faces per material and submodels, the vertex split, quantization,
 // weights, generated LODs, physics_convex and physics_mesh, the skin and the written header.
 #include "importers/sl_mesh/asset_builder.hpp"

@@ -1,4 +1,4 @@
-// Tests of the Second Life mesh exporter (sl-mesh.md §13, §15): registration, the aiScene -> BuildInput
+// Tests of the Second Life mesh exporter (docs/formats/sl-mesh.md §13, §15): registration, the aiScene -> BuildInput
 // conversion (frame, faces per material, LOD and physics nodes, joints and aliases), errors through
 // Assimp's Exporter, submodel files, and round trips export -> import through our importer: static and
 // rigged scenes, imported "all LODs" scenes and the Z-up frame.

@@ -1,4 +1,4 @@
-// Binary LLSD codec tests (sl-mesh.md §1, vectors from §11): exact bytes for every marker, sorted keys,
+// Binary LLSD codec tests (docs/formats/sl-mesh.md §1, vectors from §11): exact bytes for every marker, sorted keys,
 // float-widened reals, little-endian dates, prefixes, and hostile input (truncation, huge counts, depth).
 #include "importers/sl_mesh/llsd.hpp"
 

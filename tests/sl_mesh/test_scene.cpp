@@ -1,4 +1,4 @@
-// Scene tests of the Second Life mesh importer (sl-mesh.md §10-§12, §15): the reference's worked examples
+// Scene tests of the Second Life mesh importer (docs/formats/sl-mesh.md §10-§12, §15): the reference's worked examples
 // and small assets written with our own writer, through a registered, validating Importer — values, the
 // frame, LOD choice and fallback, materials, rig, skeleton, physics, metadata, options and glb2 export.
 #include "fixtures/sl_fixtures.hpp"

@@ -1,4 +1,4 @@
-// Tests of the Second Life avatar skeleton table and its transforms (sl-mesh.md §9, §15 "TSV") and of the
+// Tests of the Second Life avatar skeleton table and its transforms (docs/formats/sl-mesh.md §9, §15 "TSV") and of the
 // qhull convex hulls (§6, §12, §15 "HullList ... hull triangles face outward").
 #include "importers/sl_mesh/hull.hpp"
 #include "importers/sl_mesh/skeleton.hpp"
