@@ -1,4 +1,4 @@
-// libFuzzer target for the Redguard side codecs (redguard-3d.md §10, §11): TEXBSI bank parsing, palette
+// libFuzzer target for the Redguard side codecs (docs/formats/redguard-3d.md §10, §11): TEXBSI bank parsing, palette
 // parsing, and the palette-to-RGBA-to-PNG path the importer takes for the first image.
 #include "common/error.hpp"
 #include "common/png.hpp"

@@ -1,6 +1,6 @@
-// The Redguard exporters (redguard-3d.md §15, assimp_glue/redguard/scene.hpp for the keys read back): the scene is
-// flattened into the Assimp-free builder's input, the codec builds and writes the model, and the bytes go
-// out through the IOSystem Assimp hands us.
+// The Redguard exporters (docs/formats/redguard-3d.md §15, assimp_glue/redguard/scene.hpp for the keys read back): the
+// scene is flattened into the Assimp-free builder's input, the codec builds and writes the model, and the bytes go out
+// through the IOSystem Assimp hands us.
 #include "assimp_glue/redguard/exporter.hpp"
 
 #include "assimp_glue/common/export_util.hpp"

@@ -1,4 +1,4 @@
-// The Redguard exporters (redguard-3d.md §15): aiScene -> BuildInput -> BuildModel -> WriteModel -> bytes
+// The Redguard exporters (docs/formats/redguard-3d.md §15): aiScene -> BuildInput -> BuildModel -> WriteModel -> bytes
 // through the IOSystem, registered under the ids "rg3d" (.3d, v5.0 or v4.0) and "rg3dc" (.3dc, frame type 2).
 #pragma once
 

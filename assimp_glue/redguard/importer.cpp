@@ -1,5 +1,5 @@
 // The Redguard importer: bytes through the IOSystem -> model or ROB archive (codecs) -> aiScene, with the side
-// files (banks, palette, external .3DC) looked up through the same IOSystem (redguard-3d.md §12).
+// files (banks, palette, external .3DC) looked up through the same IOSystem (docs/formats/redguard-3d.md §12).
 #include "assimp_glue/redguard/importer.hpp"
 
 #include "assimp_glue/common/io_util.hpp"

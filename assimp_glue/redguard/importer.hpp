@@ -1,6 +1,7 @@
 // The Assimp importer for Redguard models (.3d, .3dc) and ROB archives (.rob): signature check, options, side
 // files (TEXBSI.### banks, .COL palettes, the external .3DC models of ROB archives) found through the IOSystem
-// by the search order of redguard-3d.md §12, and the hand-off to the scene builder (assimp_glue/redguard/scene.hpp).
+// by the search order of docs/formats/redguard-3d.md §12, and the hand-off to the scene builder
+// (assimp_glue/redguard/scene.hpp).
 #pragma once
 
 #include "assimp_glue/common/import_guard.hpp"

@@ -1,5 +1,5 @@
-// Redguard model / ROB archive -> aiScene (redguard-3d.md §9, §13): one node per model, one mesh per material
-// key with the stored polygons (concave ones ear-clipped here), palette-coloured and embedded-PNG materials,
+// Redguard model / ROB archive -> aiScene (docs/formats/redguard-3d.md §9, §13): one node per model, one mesh per
+// material key with the stored polygons (concave ones ear-clipped here), palette-coloured and embedded-PNG materials,
 // frame animation as absolute morph targets with a one-hot weight track. The layout is the contract in
 // assimp_glue/redguard/scene.hpp.
 #include "assimp_glue/redguard/scene.hpp"

@@ -1,4 +1,4 @@
-// Redguard model -> aiScene (redguard-3d.md §13). The layout and keys below are the contract between the
+// Redguard model -> aiScene (docs/formats/redguard-3d.md §13). The layout and keys below are the contract between the
 // importer and the exporter (which reads them back for byte-exact round trips).
 //
 //   <file name>                 root, identity (the file name with its extension, e.g. "TRI.3D", so the model

@@ -1,4 +1,4 @@
-// Signature test for Redguard models (redguard-3d.md §1, §9): exactly "v2.6", "v2.7", "v4.0", "v5.0"
+// Signature test for Redguard models (docs/formats/redguard-3d.md §1, §9): exactly "v2.6", "v2.7", "v4.0", "v5.0"
 // for .3D/.3DC, "OARC" for .ROB archives. Never reads a fifth byte for the version.
 #pragma once
 

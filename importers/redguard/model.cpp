@@ -1,4 +1,4 @@
-// Redguard model value codecs and derived per-corner data (redguard-3d.md §4-§7): base-40 texture names,
+// Redguard model value codecs and derived per-corner data (docs/formats/redguard-3d.md §4-§7): base-40 texture names,
 // solid colours, packed normals, face normals, radius, accumulated UVs and §6 corner shading.
 #include "importers/redguard/model.hpp"
 

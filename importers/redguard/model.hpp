@@ -1,4 +1,4 @@
-// The Redguard .3D/.3DC model (redguard-3d.md §1-§8, §15, §16): plain structs that mirror the file, the
+// The Redguard .3D/.3DC model (docs/formats/redguard-3d.md §1-§8, §15, §16): plain structs that mirror the file, the
 // reader (bytes -> RG3DModel), the writer (RG3DModel -> bytes, v4.0/v5.0 .3D and .3DC types 2/8/0) and the
 // value codecs (base-40 texture names, solid colours, packed 10-10-10 normals). Native axes and raw units
 // (1/256) throughout: the conversion to Assimp's frame is the glue's job. No Assimp here.

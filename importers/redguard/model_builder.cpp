@@ -1,4 +1,4 @@
-// Float scene data -> RG3DModel (redguard-3d.md §15). See model_builder.hpp.
+// Float scene data -> RG3DModel (docs/formats/redguard-3d.md §15). See model_builder.hpp.
 #include "importers/redguard/model_builder.hpp"
 
 #include "common/ascii.hpp"

@@ -1,4 +1,4 @@
-// Float scene data -> RG3DModel (redguard-3d.md §15 "Input", "Faces", "Computed fields", ".3D v5.0",
+// Float scene data -> RG3DModel (docs/formats/redguard-3d.md §15 "Input", "Faces", "Computed fields", ".3D v5.0",
 // ".3DC"): the inverse axis transform and quantisation, vertex welding, texture values from material data,
 // UV deltas, face normals, radius, Section4, normal slots and frames. No Assimp here: the exporter fills a
 // BuildInput from an aiScene; tests fill it directly.

@@ -1,4 +1,4 @@
-// Reads a Redguard .3D/.3DC model (redguard-3d.md §2-§8, §16) into RG3DModel: v2.6/v2.7/v4.0/v5.0, every
+// Reads a Redguard .3D/.3DC model (docs/formats/redguard-3d.md §2-§8, §16) into RG3DModel: v2.6/v2.7/v4.0/v5.0, every
 // offset model-relative and checked in 64-bit before use; fatal problems throw FormatError, the rest degrade
 // with a warning in RG3DModel::warnings.
 #include "importers/redguard/model.hpp"

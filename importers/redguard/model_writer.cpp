@@ -1,7 +1,6 @@
-// The Redguard model writer (redguard-3d.md §2-§8, §15): RG3DModel -> the bytes of a v4.0/v5.0 .3D, or of a
-// v4.0-style .3DC (frame type 2, type 0 on i16 overflow, or the single-frame type 8). Content is written as
-// the model holds it; only offsets and counts are computed, so a model read from a canonical file writes
-// back byte-identical.
+// The Redguard model writer (docs/formats/redguard-3d.md §2-§8, §15): RG3DModel -> the bytes of a v4.0/v5.0 .3D, or of
+// a v4.0-style .3DC (frame type 2, type 0 on i16 overflow, or the single-frame type 8). Content is written as the model
+// holds it; only offsets and counts are computed, so a model read from a canonical file writes back byte-identical.
 #include "importers/redguard/model.hpp"
 
 #include "common/byte_writer.hpp"

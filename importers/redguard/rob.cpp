@@ -1,4 +1,4 @@
-// ROB archive framing (redguard-3d.md §9): a 20-byte "OARC"/"OARD" header, 80-byte segment headers each
+// ROB archive framing (docs/formats/redguard-3d.md §9): a 20-byte "OARC"/"OARD" header, 80-byte segment headers each
 // followed by its payload, and "END " at EOF. The segment size is stored twice (total at 0x00, payload at
 // 0x4C); when they disagree the reader trusts whichever lands on a plausible boundary.
 #include "importers/redguard/rob.hpp"

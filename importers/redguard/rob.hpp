@@ -1,6 +1,6 @@
-// Redguard ROB archives ("OARC", redguard-3d.md §9): named segments, each an embedded model (types 0/256) or
-// a reference to an external <name>.3DC (type 512). The reader only frames the archive; models are read
-// from the payloads with ReadModel. No Assimp here.
+// Redguard ROB archives ("OARC", docs/formats/redguard-3d.md §9): named segments, each an embedded model (types 0/256)
+// or a reference to an external <name>.3DC (type 512). The reader only frames the archive; models are read from the
+// payloads with ReadModel. No Assimp here.
 #pragma once
 
 #include "importers/redguard/model.hpp"

@@ -1,6 +1,6 @@
-// TEXBSI banks and COL palettes (redguard-3d.md §10, §11). A bank is a run of image records, each a list of
-// tagged subrecords (tag + big-endian size); the record and subrecord sizes are checked against the bytes
-// that remain before anything is read or allocated.
+// TEXBSI banks and COL palettes (docs/formats/redguard-3d.md §10, §11). A bank is a run of image records, each a list
+// of tagged subrecords (tag + big-endian size); the record and subrecord sizes are checked against the bytes that
+// remain before anything is read or allocated.
 #include "importers/redguard/texbsi.hpp"
 
 #include "common/byte_reader.hpp"

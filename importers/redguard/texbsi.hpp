@@ -1,4 +1,4 @@
-// Redguard TEXBSI.### texture banks and .COL palettes (redguard-3d.md §10, §11): image records with
+// Redguard TEXBSI.### texture banks and .COL palettes (docs/formats/redguard-3d.md §10, §11): image records with
 // BSIF/IFHD, BHDR, CMAP, DATA subrecords (static and animated, row tables), 776-byte palettes, and the
 // conversion of palette indices to RGBA (index 0 transparent). No Assimp here.
 #pragma once

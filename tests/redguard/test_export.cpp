@@ -1,4 +1,4 @@
-// Tests of the Redguard exporters rg3d / rg3dc (redguard-3d.md §15): registration, round trips through the
+// Tests of the Redguard exporters rg3d / rg3dc (docs/formats/redguard-3d.md §15): registration, round trips through the
 // importer (synthetic corpus file -> aiScene -> file, byte-exact where the scene keeps everything, and
 // geometry, UVs, materials and frames otherwise), scenes from elsewhere (an OBJ, scenes built in code), the
 // options and their errors.

@@ -1,5 +1,5 @@
-// The Redguard .3D/.3DC model codec (redguard-3d.md §2-§8, §14, §16, §18): reader and value codecs against the
-// synthetic corpus of fixtures/redguard_fixtures.hpp, with the exact values of the reference.
+// The Redguard .3D/.3DC model codec (docs/formats/redguard-3d.md §2-§8, §14, §16, §18): reader and value codecs against
+// the synthetic corpus of fixtures/redguard_fixtures.hpp, with the exact values of the reference.
 #include "common/error.hpp"
 #include "fixtures/redguard_fixtures.hpp"
 #include "importers/redguard/model.hpp"

@@ -1,7 +1,7 @@
-// Scene tests of the Redguard importer (redguard-3d.md §9-§14, §18): the §14 triangle with a generated bank
-// and palette, placeholders without them, solid colours, concave and large polygons through Triangulate,
-// frame animation and its options, ROB segments of every type, v2.7, scale, glb2 export and metadata —
-// all through a registered, validating Importer, on synthetic fixtures only.
+// Scene tests of the Redguard importer (docs/formats/redguard-3d.md §9-§14, §18): the §14 triangle with a generated
+// bank and palette, placeholders without them, solid colours, concave and large polygons through Triangulate, frame
+// animation and its options, ROB segments of every type, v2.7, scale, glb2 export and metadata — all through a
+// registered, validating Importer, on synthetic fixtures only.
 #include "common/base64.hpp"
 #include "common/compression.hpp"
 #include "fixtures/redguard_fixtures.hpp"
@@ -618,7 +618,7 @@ TEST(RgScene, AnimatedSceneExportsToGlb2) {
     Assimp::Exporter exporter;
     const aiExportDataBlob *blob = exporter.ExportToBlob(r.scene, "glb2");
     ASSERT_NE(blob, nullptr) << exporter.GetErrorString();
-    // 5.2.5's glb2 writer keeps the targets but drops the weight track (redguard-3d.md §13), and its glTF
+    // 5.2.5's glb2 writer keeps the targets but drops the weight track (docs/formats/redguard-3d.md §13), and its glTF
     // reader then makes an animation without channels, which validation rejects: read it back raw.
     Assimp::Importer back;
     const aiScene *again = back.ReadFileFromMemory(blob->data, blob->size, 0, "glb");

@@ -1,4 +1,4 @@
-// Redguard side codecs (redguard-3d.md §9-§11, §14, §16, §18): TEXBSI banks, COL palettes, ROB framing and
+// Redguard side codecs (docs/formats/redguard-3d.md §9-§11, §14, §16, §18): TEXBSI banks, COL palettes, ROB framing and
 // the PNG encoder. Hand-typed bytes check the readers independently of the fixture generators; the
 // generators' own layout is checked byte by byte; hostile inputs must fail cleanly (run under ASan).
 #include "importers/redguard/rob.hpp"

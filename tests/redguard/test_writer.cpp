@@ -1,4 +1,4 @@
-// Tests of the Redguard model writer and builder (redguard-3d.md §14, §15): byte-exact rewrites of read
+// Tests of the Redguard model writer and builder (docs/formats/redguard-3d.md §14, §15): byte-exact rewrites of read
 // models (the §14 anchors, laid out here from the reference's hex listing, and the synthetic corpus), the
 // .3DC layouts (type 2, type 0 on overflow, single-frame type 8), and the builder's computed fields (welding,
 // normal slots, texture values, UVs, face normals, radius, Section4, frames).
