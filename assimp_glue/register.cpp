@@ -28,7 +28,7 @@ namespace {
 
 struct ImporterEntry {
     const aiImporterDesc *desc;
-    const char *clashingExtension; // a built-in claims it: put ours ahead (assimp-integration.md §2.3)
+    const char *clashingExtension; // a built-in claims it: put ours ahead (docs/formats/assimp-integration.md §2.3)
     bool readable;
     std::function<Assimp::BaseImporter *()> make;
     // With a clashing extension: our format and the built-in's, for the combined error (FallbackImporter).

@@ -1,5 +1,5 @@
 // The benchmark geometry: an N x N height field (2·(N-1)² triangles) written in several formats, so every
-// importer — ours and Assimp's — is timed on the same triangles (assimp-integration.md §12 uses N = 1000).
+// importer — ours and Assimp's — is timed on the same triangles (docs/formats/assimp-integration.md §12 uses N = 1000).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-# Configure checks against the Assimp we build with (assimp-integration.md §1):
+# Configure checks against the Assimp we build with (docs/formats/assimp-integration.md §1):
 #  - Debian's libassimp hides DeadlyErrorBase's constructor, so constructing DeadlyImportError or
 #    DeadlyExportError fails to link. When the link test fails we compile a one-function shim.
 #  - AI_INT64 metadata (5.3+) and aiTextureType_GLTF_METALLIC_ROUGHNESS (6.0+).

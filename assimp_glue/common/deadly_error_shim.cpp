@@ -1,4 +1,4 @@
-// Link shim for Debian's libassimp (assimp-integration.md §5): its version script hides
+// Link shim for Debian's libassimp (docs/formats/assimp-integration.md §5): its version script hides
 // DeadlyErrorBase's constructor while exporting the class's typeinfo and vtable, so DeadlyImportError
 // and DeadlyExportError cannot be constructed outside the library. CMake compiles this file only when a
 // configure-time link test shows the symbol missing; against an Assimp that exports it, it would be a

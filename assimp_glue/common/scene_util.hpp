@@ -1,5 +1,5 @@
 // Helpers every importer and exporter uses to build or read an aiScene by the scene contract
-// (assimp-integration.md §7): safe aiStrings, unique node names, materials with both base and diffuse
+// (docs/formats/assimp-integration.md §7): safe aiStrings, unique node names, materials with both base and diffuse
 // colour, exact-size arrays, metadata, logging, matrix conversion.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The Second Life avatar skeleton (docs/formats/sl-mesh.md §9): secondlife/viewer avatar_skeleton.xml,
-// linden_skeleton 2.0, transcribed from shared/formats/sl-avatar-skeleton.tsv — 133 bones and 26 collision volumes in
+// linden_skeleton 2.0, transcribed by hand — 133 bones and 26 collision volumes in
 // file order (parents first). pos = offset from the parent in metres, rot = Euler degrees (X, then Y, then Z).
 #include "importers/sl_mesh/skeleton.hpp"
 

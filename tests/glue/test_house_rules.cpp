@@ -1,4 +1,4 @@
-// Rules of the house that a compiler does not check (assimp-integration.md §13 "Errors and build").
+// Rules of the house that a compiler does not check (docs/formats/assimp-integration.md §13 "Errors and build").
 #include <gtest/gtest.h>
 
 #include <filesystem>

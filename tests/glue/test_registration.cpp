@@ -1,5 +1,5 @@
 // Registration: our importers are added once, sit ahead of Ogre (.mesh) and Unreal (.3d), and leave
-// those built-ins working for their own files (assimp-integration.md §2, §13 "Registration").
+// those built-ins working for their own files (docs/formats/assimp-integration.md §2, §13 "Registration").
 #include "fixtures/fixtures.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "support/import_helpers.hpp"

@@ -1,6 +1,6 @@
 // Scene tests of the Roblox mesh importer: every corpus file through a registered, validating Importer
 // (counts, values, skeleton, weights, FACS metadata and bake), options, post-processing, glb2, the CLI
-// and hostile input (docs/formats/roblox-mesh.md §11, §13, §16; assimp-integration.md §7, §13).
+// and hostile input (docs/formats/roblox-mesh.md §11, §13, §16; docs/formats/assimp-integration.md §7, §13).
 #include "assimp_glue/roblox_mesh/scene.hpp"
 #include "cli/mini_json.hpp"
 #include "gamefmt/config.hpp"

@@ -1,5 +1,5 @@
 // The `extract` verb: write a file's embedded textures, compressed ones as their own bytes and
-// uncompressed ones as PNG (glTF and most tools cannot use raw texels, assimp-integration.md §6).
+// uncompressed ones as PNG (glTF and most tools cannot use raw texels, docs/formats/assimp-integration.md §6).
 #include "args.hpp"
 #include "loading.hpp"
 #include "log.hpp"

@@ -1,5 +1,5 @@
 // Importing one file the way every verb does it: read raw, then post-process unless the scene is
-// INCOMPLETE (geometry-less scenes fail the realtime presets, assimp-integration.md §6). Also the one-line
+// INCOMPLETE (geometry-less scenes fail the realtime presets, docs/formats/assimp-integration.md §6). Also the one-line
 // error format the verbs share.
 #pragma once
 
