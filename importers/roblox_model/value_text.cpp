@@ -753,20 +753,28 @@ Value ValueParser::parse(std::string_view text) {
     const std::optional<Type> type = TypeFromName(typeName);
     if (!type) Fail("unknown type '" + QuoteText(typeName) + "'");
     value.type = *type;
-    In in(body, TypeName(*type));
+    // Each family tokenises the body itself (references, content and unknown values need no tokens).
     switch (FamilyOf(*type)) {
-    case TypeFamily::Scalar:
+    case TypeFamily::Scalar: {
+        In in(body, TypeName(*type));
         ParseScalar(*type, body, in, value);
         break;
-    case TypeFamily::Vector:
+    }
+    case TypeFamily::Vector: {
+        In in(body, TypeName(*type));
         ParseVector(*type, in, value);
         break;
-    case TypeFamily::ColorOrFrame:
+    }
+    case TypeFamily::ColorOrFrame: {
+        In in(body, TypeName(*type));
         ParseColorOrFrame(*type, in, value);
         break;
-    case TypeFamily::Sequence:
+    }
+    case TypeFamily::Sequence: {
+        In in(body, TypeName(*type));
         ParseSequence(*type, body, in, value);
         break;
+    }
     case TypeFamily::Reference:
     case TypeFamily::Content:
         parseReference(*type, body, value);

@@ -10,6 +10,8 @@
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -213,6 +215,16 @@ TEST(Metadata, NoImporterWritesNestedMetadata) {
     std::vector<gamefmt::test::ImportResult> results;
     for (const char *name : {"skinned-bar.mesh", "sl-rigged.llmesh", "rg-animated.3dc"})
         results.push_back(gamefmt::test::ImportFile(gamefmt::test::TestDataDir() / name));
+    // A mesh with bytes after its last section: rbxmesh.trailingBytes was a nested block before the codec.
+    std::ifstream file(gamefmt::test::TestDataDir() / "skinned-bar.mesh", std::ios::binary);
+    std::vector<std::uint8_t> mesh((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(mesh.empty());
+    mesh.insert(mesh.end(), {1, 2, 3, 4});
+    results.push_back(gamefmt::test::ImportMemory(mesh, "mesh"));
+    ASSERT_TRUE(results.back()) << results.back().error;
+    std::vector<std::uint8_t> trailing;
+    EXPECT_TRUE(gamefmt::GetMetadataBlob(results.back().scene->mMetaData, "rbxmesh.trailingBytes", trailing));
+    EXPECT_EQ(trailing, (std::vector<std::uint8_t>{1, 2, 3, 4}));
     results.push_back(
         gamefmt::test::ImportMemory(gamefmt::fixtures::rbx::AllTypes(), "rbxm", 0, [](Assimp::Importer &importer) {
             importer.SetPropertyBool(GAMEFMT_RBX_NODE_PROPERTIES, true);
