@@ -152,7 +152,8 @@ bool ParseFiniteFloat(const std::string &text, float &out) {
     return true;
 }
 
-// "cx,cy,cz,radius,o0,o1,o2:off/i4,off/i4,…" groups separated by ';' -> faces (index·4 / 4) and the triple.
+// "cx,cy,cz,radius,o0,o1,o2:refs" groups separated by ';' -> faces and the triple; refs are face indices ("a",
+// runs "a-b") or "off/i4" (index·4 / 4; the offset is recomputed on writing).
 std::optional<std::vector<redguard::BuildSection4Group>> ParseSection4(const std::string &text) {
     std::vector<redguard::BuildSection4Group> groups;
     if (text.empty()) return groups;
@@ -170,9 +171,25 @@ std::optional<std::vector<redguard::BuildSection4Group>> ParseSection4(const std
         if (!refs.empty())
             for (const std::string &ref : Split(refs, ',')) {
                 const std::size_t slash = ref.find('/');
+                if (slash == std::string::npos) {
+                    // Face indices ("a" or "a-b"): references that point at their face records. A group holds at
+                    // most 65535 references (u16 count).
+                    const std::size_t dash = ref.find('-');
+                    std::uint32_t a = 0, b = 0;
+                    if (dash == std::string::npos
+                            ? !ParseU32(ref, a)
+                            : !ParseU32(ref.substr(0, dash), a) || !ParseU32(ref.substr(dash + 1), b) || b < a)
+                        return std::nullopt;
+                    if (dash == std::string::npos) b = a;
+                    if (group.faces.size() + (b - a) >= 0xFFFFu) return std::nullopt;
+                    for (std::uint32_t face = a;; ++face) {
+                        group.faces.push_back(face);
+                        if (face == b) break;
+                    }
+                    continue;
+                }
                 std::uint32_t offset = 0, times4 = 0;
-                if (slash == std::string::npos || !ParseU32(ref.substr(0, slash), offset) ||
-                    !ParseU32(ref.substr(slash + 1), times4))
+                if (!ParseU32(ref.substr(0, slash), offset) || !ParseU32(ref.substr(slash + 1), times4))
                     return std::nullopt;
                 if (times4 % 4 != 0) continue; // not a face index: nothing to map it to
                 group.faces.push_back(times4 / 4);

@@ -29,7 +29,6 @@
 namespace gamefmt::glue {
 namespace {
 
-using redguard::CornerNormal;
 using redguard::Face;
 using redguard::RG3DModel;
 using redguard::TextureRef;
@@ -102,7 +101,7 @@ V3 RawPoint(const std::vector<std::int32_t> &positions, std::uint32_t vertex) {
 V3 NewellNormal(const std::vector<V3> &pts) {
     V3 n;
     for (std::size_t i = 0; i < pts.size(); ++i) {
-        const V3 &a = pts[i], &b = pts[(i + 1) % pts.size()];
+        const V3 &a = pts[i], &b = pts[i + 1 == pts.size() ? 0 : i + 1];
         n.x += (a.y - b.y) * (a.z + b.z);
         n.y += (a.z - b.z) * (a.x + b.x);
         n.z += (a.x - b.x) * (a.y + b.y);
@@ -157,7 +156,7 @@ bool IsConcave(const std::vector<std::array<double, 2>> &p) {
     for (const auto &q : p) scale = std::max({scale, std::fabs(q[0]), std::fabs(q[1])});
     const double eps = 1e-9 * std::max(1.0, scale * scale);
     for (std::size_t i = 0; i < n; ++i)
-        if (Cross2(p[(i + n - 1) % n], p[i], p[(i + 1) % n]) < -eps) return true;
+        if (Cross2(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1]) < -eps) return true;
     return false;
 }
 
@@ -314,11 +313,15 @@ std::string FloatText(float f) {
     return buf;
 }
 
+// rg.section4 (assimp_glue/redguard/scene.hpp): a reference that points at its face's record, as every real one does
+// (docs/formats/redguard-3d.md §8), is written as the face index, runs of them as "a-b"; any other as "off/i4".
 std::string Section4Text(const RG3DModel &model) {
+    const std::vector<std::uint64_t> records = redguard::FaceRecordOffsets(model);
+    const auto canonical = [&records](const redguard::Section4Ref &ref) {
+        const std::size_t face = ref.faceIndexTimes4 / 4u;
+        return ref.faceIndexTimes4 % 4 == 0 && face < records.size() && records[face] == ref.faceOffset;
+    };
     std::string out;
-    std::size_t refs = 0;
-    for (const redguard::Section4Group &group : model.section4) refs += group.refs.size();
-    out.reserve(64 * model.section4.size() + 12 * refs);
     for (std::size_t g = 0; g < model.section4.size(); ++g) {
         const redguard::Section4Group &group = model.section4[g];
         if (g != 0) out += ';';
@@ -332,76 +335,87 @@ std::string Section4Text(const RG3DModel &model) {
             out += FloatText(f);
         }
         out += ':';
-        for (std::size_t r = 0; r < group.refs.size(); ++r) {
+        const std::vector<redguard::Section4Ref> &refs = group.refs;
+        for (std::size_t r = 0; r < refs.size();) {
             if (r != 0) out += ',';
-            AppendUInt(out, group.refs[r].faceOffset);
-            out += '/';
-            AppendUInt(out, group.refs[r].faceIndexTimes4);
+            if (!canonical(refs[r])) {
+                AppendUInt(out, refs[r].faceOffset);
+                out += '/';
+                AppendUInt(out, refs[r].faceIndexTimes4);
+                ++r;
+                continue;
+            }
+            std::size_t last = r;
+            while (last + 1 < refs.size() && canonical(refs[last + 1]) &&
+                   refs[last + 1].faceIndexTimes4 == refs[last].faceIndexTimes4 + 4)
+                ++last;
+            AppendUInt(out, refs[r].faceIndexTimes4 / 4u);
+            if (last > r) {
+                out += '-';
+                AppendUInt(out, refs[last].faceIndexTimes4 / 4u);
+            }
+            r = last + 1;
         }
     }
     return out;
 }
 
-// One emitted face of a mesh for rg.face_order: the file face index and how many triangles it became
-// (0 = kept as one polygon).
+// What a mesh emitted, for rg.face_order, as runs: the file faces first..last each kept as one polygon
+// (pieces 0), or the one file face first (= last) cut into `pieces` triangles.
 struct EmittedFace {
-    std::uint32_t fileFace = 0;
+    std::uint32_t first = 0, last = 0;
     std::uint32_t pieces = 0;
 };
 
-std::string FaceOrderText(const std::vector<std::vector<EmittedFace>> &meshes) {
-    std::string out;
-    for (std::size_t m = 0; m < meshes.size(); ++m) {
-        if (m != 0) out += ';';
-        out += 'm' + std::to_string(m) + ':';
-        const auto &faces = meshes[m];
-        bool first = true;
-        for (std::size_t i = 0; i < faces.size();) {
-            if (!first) out += ',';
-            first = false;
-            if (faces[i].pieces != 0) {
-                out += std::to_string(faces[i].fileFace) + 'x' + std::to_string(faces[i].pieces);
-                ++i;
-                continue;
-            }
-            std::size_t j = i;
-            while (j + 1 < faces.size() && faces[j + 1].pieces == 0 && faces[j + 1].fileFace == faces[j].fileFace + 1)
-                ++j;
-            out += std::to_string(faces[i].fileFace);
-            if (j > i) out += '-' + std::to_string(faces[j].fileFace);
-            i = j + 1;
-        }
-    }
-    return out;
-}
-
 // The file vertex indices in order of first use along the faces (file order, corners in order), runs as "a-b";
-// empty when that order is 0, 1, 2, … (what an exporter numbering by first use reproduces anyway).
-std::string VertexOrderText(const RG3DModel &model) {
-    std::vector<bool> seen(model.vertexCount(), false);
-    std::vector<std::uint32_t> order;
-    for (const Face &face : model.faces) {
-        if (face.corners.size() < 3) continue;
-        for (const redguard::FaceVertex &corner : face.corners)
-            if (corner.vertex < seen.size() && !seen[corner.vertex]) {
-                seen[corner.vertex] = true;
-                order.push_back(corner.vertex);
-            }
-    }
-    bool identity = true;
-    for (std::size_t i = 0; i < order.size() && identity; ++i) identity = order[i] == i;
-    if (identity) return {};
+// `order` is empty when that order is 0, 1, 2, … (what an exporter numbering by first use reproduces anyway),
+// and then so is the text.
+std::string VertexOrderText(const std::vector<std::uint32_t> &order) {
     std::string out;
     for (std::size_t i = 0; i < order.size();) {
         std::size_t j = i;
         while (j + 1 < order.size() && order[j + 1] == order[j] + 1) ++j;
         if (!out.empty()) out += ',';
-        out += std::to_string(order[i]);
-        if (j > i) out += '-' + std::to_string(order[j]);
+        AppendUInt(out, order[i]);
+        if (j > i) {
+            out += '-';
+            AppendUInt(out, order[j]);
+        }
         i = j + 1;
     }
     return out;
 }
+
+// Which file vertices the faces use first, in order (faces in file order, corners in order). Every corner writes
+// its vertex at the end of the order and keeps it only when the vertex is new (no branch on that: it is as
+// likely as not); order() is empty when the order is 0, 1, 2, ….
+class FirstUse {
+public:
+    void reset(std::size_t vertexCount) {
+        mSeen.assign(vertexCount, 0);
+        mOrder.resize(vertexCount + 1); // + 1: the slot a corner writes when its vertex is not new
+        mCount = 0;
+        mIdentity = true;
+    }
+    void see(std::uint32_t vertex) {
+        if (vertex >= mSeen.size()) return; // the reader rejects such corners; the order ignores them
+        const bool fresh = mSeen[vertex] == 0;
+        mSeen[vertex] = 1;
+        mOrder[mCount] = vertex;
+        mIdentity = mIdentity && (!fresh || vertex == mCount);
+        mCount += fresh ? 1 : 0;
+    }
+    std::vector<std::uint32_t> order() const {
+        if (mIdentity) return {};
+        return {mOrder.begin(), mOrder.begin() + static_cast<std::ptrdiff_t>(mCount)};
+    }
+
+private:
+    std::vector<std::uint8_t> mSeen;
+    std::vector<std::uint32_t> mOrder;
+    std::size_t mCount = 0;
+    bool mIdentity = true;
+};
 
 // ---------------------------------------------------------------- materials and textures (shared scene-wide)
 
@@ -419,10 +433,13 @@ public:
     Info get(const Face &face, redguard::Version version) {
         const bool v2 = redguard::IsV2(version);
         const auto key = std::make_tuple(v2, face.texHi, face.texture);
+        if (mHasLast && key == mLastKey) return mLastInfo; // neighbouring faces mostly share their material
         const auto found = mByKey.find(key);
-        if (found != mByKey.end()) return found->second;
-        const Info info = make(face, version);
-        mByKey.emplace(key, info);
+        const Info info =
+            found != mByKey.end() ? found->second : mByKey.emplace(key, make(face, version)).first->second;
+        mHasLast = true;
+        mLastKey = key;
+        mLastInfo = info;
         return info;
     }
 
@@ -549,6 +566,9 @@ private:
     redguard::Palette mGrey;
     bool mWarnedNoPalette = false;
     std::map<std::tuple<bool, std::uint8_t, std::uint32_t>, Info> mByKey;
+    bool mHasLast = false;
+    std::tuple<bool, std::uint8_t, std::uint32_t> mLastKey;
+    Info mLastInfo;
     std::map<std::pair<unsigned, unsigned>, int> mTextureByImage;
     std::vector<std::unique_ptr<aiMaterial>> mMaterials;
     std::vector<std::unique_ptr<aiTexture>> mTextures;
@@ -559,81 +579,79 @@ private:
 // Where each mesh vertex comes from.
 struct MeshVertex {
     std::uint32_t fileVertex = 0;
-    std::size_t corner = 0; // the first corner (global index) that produced it
+    std::size_t corner = 0; // the first corner (model-wide index) that produced it
 };
 
-// An output vertex: the file vertex, its UV (bits of the doubles) and where its normal comes from.
-struct VertexKey {
-    std::uint32_t vertex;
-    std::uint32_t source; // the smooth slot, or the face for flat corners
-    std::uint64_t u, v;
-    bool smooth;
-    bool operator==(const VertexKey &o) const {
-        return vertex == o.vertex && source == o.source && u == o.u && v == o.v && smooth == o.smooth;
-    }
-};
-struct VertexKeyHash {
-    std::size_t operator()(const VertexKey &k) const {
-        std::uint64_t h = (std::uint64_t(k.vertex) << 32 | k.source) * 0x9E3779B97F4A7C15ull;
-        h ^= (k.u + 0x632BE59BD9B4E019ull + (h << 6) + (h >> 2));
-        h ^= (k.v * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2));
-        return static_cast<std::size_t>(h ^ (k.smooth ? 0x5555u : 0u));
+// One output vertex of a model: its mesh build and index there, and what makes it distinct — the file vertex,
+// where its normal comes from (the smooth slot, or the face for flat corners) and its UV (bits of the doubles).
+struct Weld {
+    std::uint64_t u = 0, v = 0;
+    std::uint32_t vertex = 0, source = 0, build = 0;
+    bool smooth = false;
+    std::uint32_t index = 0;
+    // Every field compared, folded without short-circuit branches (the answer is hard to predict).
+    bool sameVertex(const Weld &o) const {
+        const std::uint64_t diff = (u ^ o.u) | (v ^ o.v) | (std::uint64_t(vertex ^ o.vertex) << 32) |
+                                   (source ^ o.source) | (std::uint64_t(build ^ o.build) << 1) |
+                                   std::uint64_t(smooth != o.smooth);
+        return diff == 0;
     }
 };
 
-// VertexKey -> mesh vertex index: open addressing with linear probing in one array (no allocation per
-// vertex, as std::unordered_map makes), grown at half load to keep probes short; keys are never erased.
-class VertexIndex {
+// Welds one model's corners into mesh vertices: open addressing with linear probing over weld ids, in one
+// table sized for the model's corners up front (at most half full, so probes stay short; no growth and no
+// allocation per vertex), the welds themselves in creation order.
+class CornerWelder {
 public:
-    // The index stored for `key`; when absent, stores `next` and sets `inserted`.
-    unsigned findOrInsert(const VertexKey &key, unsigned next, bool &inserted) {
-        if ((mCount + 1) * 2 > mSlots.size()) grow();
-        const std::size_t mask = mSlots.size() - 1;
-        for (std::size_t i = Mix(VertexKeyHash{}(key)) & mask;; i = (i + 1) & mask) {
-            Slot &slot = mSlots[i];
-            if (!slot.used) {
-                slot = {key, next, true};
-                ++mCount;
+    void reset(std::size_t corners) {
+        std::size_t size = 64;
+        while (size < 2 * corners) size *= 2;
+        mTable.assign(size, kEmpty);
+        mWelds.clear();
+        mWelds.reserve(corners);
+    }
+
+    // The mesh vertex of `key` in its build; when there is none yet, `key.index` becomes it and `inserted` is set.
+    std::uint32_t weld(const Weld &key, bool &inserted) {
+        const std::size_t mask = mTable.size() - 1;
+        for (std::size_t i = Hash(key) & mask;; i = (i + 1) & mask) {
+            std::uint32_t &slot = mTable[i];
+            if (slot == kEmpty) {
+                slot = static_cast<std::uint32_t>(mWelds.size());
+                mWelds.push_back(key);
                 inserted = true;
-                return next;
+                return key.index;
             }
-            if (slot.key == key) {
+            const Weld &found = mWelds[slot];
+            if (found.sameVertex(key)) {
                 inserted = false;
-                return slot.value;
+                return found.index;
             }
         }
     }
 
 private:
-    struct Slot {
-        VertexKey key{};
-        unsigned value = 0;
-        bool used = false;
-    };
-    // splitmix64's finaliser: the probe start comes from the low bits, which the key hash alone mixes poorly.
-    static std::uint64_t Mix(std::uint64_t h) {
-        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-        h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-        return h ^ (h >> 31);
+    static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+    // Each field multiplied by its own odd constant (independent, so they overlap), summed, then folded twice:
+    // the probe start comes from the low bits, and a UV's double has its entropy in the high ones.
+    static std::uint64_t Hash(const Weld &k) {
+        std::uint64_t h = (std::uint64_t(k.vertex) << 32 | k.source) * 0x9E3779B97F4A7C15ull +
+                          k.u * 0xC2B2AE3D27D4EB4Full + k.v * 0x165667B19E3779F9ull +
+                          (std::uint64_t(k.build) << 1 | (k.smooth ? 1u : 0u)) * 0x94D049BB133111EBull;
+        h = (h ^ (h >> 32)) * 0xBF58476D1CE4E5B9ull;
+        return h ^ (h >> 29);
     }
-    void grow() {
-        std::vector<Slot> old(mSlots.empty() ? 64 : mSlots.size() * 2);
-        old.swap(mSlots);
-        mCount = 0;
-        bool inserted = false;
-        for (const Slot &slot : old)
-            if (slot.used) findOrInsert(slot.key, slot.value, inserted);
-    }
-    std::vector<Slot> mSlots;
-    std::size_t mCount = 0;
+    std::vector<std::uint32_t> mTable;
+    std::vector<Weld> mWelds;
 };
 
 struct MeshBuild {
     unsigned material = 0;
     int texW = 256, texH = 256;
-    std::vector<MeshVertex> vertices;
+    std::size_t cornerCount = 0, fileFaceCount = 0; // what the model's faces bring (for reserving)
+    std::size_t vertexCount = 0;
+    std::vector<MeshVertex> vertices; // [0, vertexCount) are the mesh's
     std::vector<aiVector3D> uvs;
-    VertexIndex lookup;
     std::vector<unsigned> faceIndices; // every face's indices, concatenated
     std::vector<unsigned> faceStart;   // where each face starts in faceIndices (plus the end)
     void addFace(const unsigned *indices, std::size_t n) {
@@ -642,21 +660,85 @@ struct MeshBuild {
         faceStart.push_back(static_cast<unsigned>(faceIndices.size()));
     }
     std::size_t faceCount() const { return faceStart.empty() ? 0 : faceStart.size() - 1; }
+    // Empty again for the next model, capacity kept.
+    void clear() {
+        vertexCount = 0;
+        vertices.clear();
+        uvs.clear();
+        faceIndices.clear();
+        faceStart.clear();
+        order.clear();
+        cornerCount = fileFaceCount = 0;
+        hasTriangles = hasPolygons = false;
+    }
+    // Room for a vertex per corner: a corner's vertex is written at vertexCount whether or not it is new, and
+    // kept by advancing vertexCount (no branch on the weld's answer).
+    void reserve() {
+        vertices.resize(cornerCount);
+        uvs.resize(cornerCount);
+        faceIndices.reserve(cornerCount);
+        faceStart.reserve(fileFaceCount + 1);
+    }
     std::vector<EmittedFace> order;
+    // File face `fileFace` became one polygon (pieces 0) or `pieces` triangles.
+    void emitted(std::uint32_t fileFace, std::uint32_t pieces) {
+        if (pieces == 0 && !order.empty() && order.back().pieces == 0 && order.back().last + 1 == fileFace)
+            order.back().last = fileFace;
+        else
+            order.push_back({fileFace, fileFace, pieces});
+    }
     bool hasTriangles = false, hasPolygons = false;
+};
+
+// rg.face_order of the meshes built from builds[0..count).
+std::string FaceOrderText(const MeshBuild *builds, std::size_t count) {
+    std::string out;
+    for (std::size_t m = 0; m < count; ++m) {
+        if (m != 0) out += ';';
+        out += 'm';
+        AppendUInt(out, m);
+        out += ':';
+        const std::vector<EmittedFace> &runs = builds[m].order;
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            if (i != 0) out += ',';
+            AppendUInt(out, runs[i].first);
+            if (runs[i].pieces != 0) {
+                out += 'x';
+                AppendUInt(out, runs[i].pieces);
+            } else if (runs[i].last != runs[i].first) {
+                out += '-';
+                AppendUInt(out, runs[i].last);
+            }
+        }
+    }
+    return out;
+}
+
+// Storage one model's conversion needs, kept by the scene builder and reused model after model (cleared,
+// capacity kept): an archive of hundreds of models then allocates its working memory about once.
+struct ModelScratch {
+    std::vector<std::array<double, 2>> uvs;
+    redguard::CornerShading shading;
+    std::vector<std::uint32_t> faceBuild; // the mesh build of every face
+    std::vector<MeshBuild> builds;        // the first buildCount are the current model's
+    std::size_t buildCount = 0;
+    std::vector<unsigned> indices; // one face's output indices
+    CornerWelder welder;
+    FirstUse firstUse;
 };
 
 std::uint64_t Bits(double d) {
     std::uint64_t u = 0;
-    if (d == 0) d = 0; // -0.0 and +0.0 are one UV
+    d += 0.0; // -0.0 and +0.0 are one UV (−0 + 0 = +0; every other value is unchanged), without a branch
     std::memcpy(&u, &d, sizeof(u));
     return u;
 }
 
 class ModelBuilder {
 public:
-    ModelBuilder(const RG3DModel &model, const RedguardSceneOptions &options, MaterialTable &materials)
-        : mModel(model), mOptions(options), mMaterials(materials) {}
+    ModelBuilder(const RG3DModel &model, const RedguardSceneOptions &options, MaterialTable &materials,
+                 ModelScratch &scratch)
+        : mModel(model), mOptions(options), mMaterials(materials), mScratch(scratch) {}
 
     // Appends this model's meshes to `meshes`, their indices to `node`, its metadata to `md`, and its morph
     // channels to `channels`.
@@ -671,81 +753,115 @@ public:
             Warn("GAMEFMT_RG_BASE_FRAME " + std::to_string(mOptions.baseFrame) + " is outside frames 0-" +
                  std::to_string(frames - 1) + "; showing frame " + std::to_string(baseFrame));
 
-        const std::vector<std::array<double, 2>> uvs = redguard::CornerUVs(mModel);
-        mNormals = redguard::CornerNormals(mModel);
-        std::vector<MeshBuild> builds = groupFaces(uvs);
+        redguard::CornerUVs(mModel, mScratch.uvs);
+        redguard::ResolveCornerShading(mModel, mScratch.shading);
+        groupFaces();
         // Smooth slots -> the faces sharing them (for per-frame normals).
         if (frames > 1 || baseFrame != 0) collectSlotFaces();
-        std::vector<std::vector<EmittedFace>> order;
-        makeMeshes(modelName, builds, frames, baseFrame, node, meshes, channels, order);
-        addModelMetadata(frames, baseFrame, order, md);
+        makeMeshes(modelName, frames, baseFrame, node, meshes, channels);
+        addModelMetadata(frames, baseFrame, md);
     }
 
     // The faces grouped by material into mesh builds: welded corners (vertex, normal source, UV) and the
     // emitted faces.
-    std::vector<MeshBuild> groupFaces(const std::vector<std::array<double, 2>> &uvs) {
-        std::vector<MeshBuild> builds;
-        std::map<unsigned, std::size_t> buildByMaterial; // material index -> build (material keys are unique)
-
+    void groupFaces() {
+        assignBuilds();
+        const std::vector<std::array<double, 2>> &uvs = mScratch.uvs;
+        const std::vector<std::uint32_t> &faceBuild = mScratch.faceBuild;
+        const std::vector<redguard::CornerShading::Source> &sources = mScratch.shading.corners;
+        std::vector<unsigned> &indices = mScratch.indices;
+        mScratch.welder.reset(sources.size());
+        mScratch.firstUse.reset(mModel.vertexCount());
         std::size_t cornerBase = 0;
-        std::vector<unsigned> indices; // one face's output indices (reused)
         for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
             const Face &face = mModel.faces[f];
             const std::size_t n = face.corners.size();
             const std::size_t first = cornerBase;
             cornerBase += n;
             if (n < 3) continue; // the reader already warned
-            const MaterialTable::Info info = mMaterials.get(face, mModel.version);
-            auto slot = buildByMaterial.find(info.index);
-            if (slot == buildByMaterial.end()) {
-                slot = buildByMaterial.emplace(info.index, builds.size()).first;
-                builds.emplace_back();
-                builds.back().material = info.index;
-                builds.back().texW = info.width;
-                builds.back().texH = info.height;
-            }
-            MeshBuild &mb = builds[slot->second];
-            indices.assign(n, 0u);
+            MeshBuild &mb = mScratch.builds[faceBuild[f]];
+            indices.resize(n);
+            Weld key;
+            key.build = faceBuild[f];
             for (std::size_t c = 0; c < n; ++c) {
                 const std::size_t corner = first + c;
-                const std::uint32_t vertex = face.corners[c].vertex;
                 const double u = corner < uvs.size() ? uvs[corner][0] : 0.0;
                 const double v = corner < uvs.size() ? uvs[corner][1] : 0.0;
-                const CornerNormal cn = corner < mNormals.size() ? mNormals[corner] : CornerNormal{};
-                const std::uint32_t source = cn.smooth ? cn.slot : static_cast<std::uint32_t>(f);
-                const VertexKey key{vertex, source, Bits(u), Bits(v), cn.smooth};
+                const redguard::CornerShading::Source cn =
+                    corner < sources.size() ? sources[corner] : redguard::CornerShading::Source{};
+                key.vertex = face.corners[c].vertex;
+                key.source = cn.smooth ? cn.slot : static_cast<std::uint32_t>(f);
+                key.smooth = cn.smooth;
+                key.u = Bits(u);
+                key.v = Bits(v);
+                key.index = static_cast<std::uint32_t>(mb.vertexCount);
                 bool inserted = false;
-                const auto index = mb.lookup.findOrInsert(key, static_cast<unsigned>(mb.vertices.size()), inserted);
-                indices[c] = index;
-                if (!inserted) continue;
-                mb.vertices.push_back({vertex, corner});
-                mb.uvs.emplace_back(static_cast<ai_real>(u / (16.0 * mb.texW)),
-                                    static_cast<ai_real>(1.0 - v / (16.0 * mb.texH)), 0.0f);
+                indices[c] = mScratch.welder.weld(key, inserted);
+                mb.vertices[mb.vertexCount] = {key.vertex, corner};
+                mb.uvs[mb.vertexCount] = aiVector3D(static_cast<ai_real>(u / (16.0 * mb.texW)),
+                                                    static_cast<ai_real>(1.0 - v / (16.0 * mb.texH)), 0.0f);
+                mb.vertexCount += inserted ? 1 : 0;
+                mScratch.firstUse.see(key.vertex);
             }
             emitFace(mb, face, static_cast<std::uint32_t>(f), indices);
         }
-        return builds;
+    }
+
+    // One mesh build per material, in order of first use, with the build of every face (faces of fewer than
+    // three corners get none) and what each build will hold, reserved up front.
+    void assignBuilds() {
+        std::vector<MeshBuild> &builds = mScratch.builds;
+        std::size_t &count = mScratch.buildCount;
+        count = 0;
+        std::map<unsigned, std::uint32_t> buildByMaterial; // material index -> build (material keys are unique)
+        std::vector<std::uint32_t> &faceBuild = mScratch.faceBuild;
+        faceBuild.assign(mModel.faces.size(), 0);
+        unsigned lastMaterial = 0;
+        std::uint32_t lastBuild = 0;
+        for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
+            const Face &face = mModel.faces[f];
+            if (face.corners.size() < 3) continue;
+            const MaterialTable::Info info = mMaterials.get(face, mModel.version);
+            if (count == 0 || info.index != lastMaterial) {
+                auto slot = buildByMaterial.find(info.index);
+                if (slot == buildByMaterial.end()) {
+                    slot = buildByMaterial.emplace(info.index, static_cast<std::uint32_t>(count)).first;
+                    if (count == builds.size()) builds.emplace_back();
+                    MeshBuild &mb = builds[count++];
+                    mb.clear();
+                    mb.material = info.index;
+                    mb.texW = info.width;
+                    mb.texH = info.height;
+                }
+                lastMaterial = info.index;
+                lastBuild = slot->second;
+            }
+            faceBuild[f] = lastBuild;
+            builds[lastBuild].cornerCount += face.corners.size();
+            ++builds[lastBuild].fileFaceCount;
+        }
+        for (std::size_t b = 0; b < count; ++b) builds[b].reserve();
     }
 
     // One aiMesh per build (base pose, UVs, faces, frames as anim meshes), listed on `node`.
-    void makeMeshes(const std::string &modelName, std::vector<MeshBuild> &builds, std::size_t frameCount, int baseFrame,
-                    aiNode *node, std::vector<std::unique_ptr<aiMesh>> &meshes,
-                    std::vector<std::unique_ptr<aiMeshMorphAnim>> &channels,
-                    std::vector<std::vector<EmittedFace>> &order) {
+    void makeMeshes(const std::string &modelName, std::size_t frameCount, int baseFrame, aiNode *node,
+                    std::vector<std::unique_ptr<aiMesh>> &meshes,
+                    std::vector<std::unique_ptr<aiMeshMorphAnim>> &channels) {
         std::vector<unsigned> nodeMeshes;
-        for (std::size_t m = 0; m < builds.size(); ++m) {
-            MeshBuild &mb = builds[m];
+        for (std::size_t m = 0; m < mScratch.buildCount; ++m) {
+            const MeshBuild &mb = mScratch.builds[m];
             auto mesh = std::make_unique<aiMesh>();
             mesh->mName = ToAiString(modelName + "_" + std::to_string(m));
             mesh->mMaterialIndex = mb.material;
             mesh->mPrimitiveTypes = (mb.hasTriangles ? unsigned(aiPrimitiveType_TRIANGLE) : 0u) |
                                     (mb.hasPolygons ? unsigned(aiPrimitiveType_POLYGON) : 0u);
-            const auto count = static_cast<unsigned>(mb.vertices.size());
+            const auto count = static_cast<unsigned>(mb.vertexCount);
             mesh->mNumVertices = count;
             mesh->mVertices = new aiVector3D[count];
             mesh->mNormals = new aiVector3D[count];
             fillFrame(mb, static_cast<std::size_t>(baseFrame), mesh->mVertices, mesh->mNormals);
-            mesh->mTextureCoords[0] = CopyToNewArray(mb.uvs);
+            mesh->mTextureCoords[0] = new aiVector3D[count];
+            std::copy(mb.uvs.begin(), mb.uvs.begin() + static_cast<std::ptrdiff_t>(count), mesh->mTextureCoords[0]);
             mesh->mNumUVComponents[0] = 2;
             mesh->mNumFaces = static_cast<unsigned>(mb.faceCount());
             mesh->mFaces = new aiFace[mb.faceCount()];
@@ -753,10 +869,9 @@ public:
                 const unsigned begin = mb.faceStart[i], end = mb.faceStart[i + 1];
                 mesh->mFaces[i].mNumIndices = end - begin;
                 mesh->mFaces[i].mIndices = new unsigned[end - begin];
-                std::copy(mb.faceIndices.begin() + begin, mb.faceIndices.begin() + end, mesh->mFaces[i].mIndices);
+                std::memcpy(mesh->mFaces[i].mIndices, mb.faceIndices.data() + begin, (end - begin) * sizeof(unsigned));
             }
             if (frameCount > 1) addFrames(mb, mesh.get(), channels);
-            order.push_back(std::move(mb.order));
             nodeMeshes.push_back(static_cast<unsigned>(meshes.size()));
             meshes.push_back(std::move(mesh));
         }
@@ -767,8 +882,7 @@ public:
     }
 
     // The model node's metadata (assimp_glue/redguard/scene.hpp lists it).
-    void addModelMetadata(std::size_t frameCount, int baseFrame, const std::vector<std::vector<EmittedFace>> &order,
-                          MetadataBuilder &md) const {
+    void addModelMetadata(std::size_t frameCount, int baseFrame, MetadataBuilder &md) const {
         md.add(rgkeys::kVersion, redguard::VersionString(mModel.version));
         md.add(rgkeys::kFrameType, static_cast<std::int32_t>(mModel.frameType));
         md.add(rgkeys::kNumFrames, static_cast<std::int32_t>(frameCount));
@@ -778,8 +892,8 @@ public:
         md.add(rgkeys::kVertexNormals, mModel.vertexNormals.empty() ? "none"
                                        : mModel.normalTable.empty() ? "direct"
                                                                     : "table");
-        md.add(rgkeys::kFaceOrder, FaceOrderText(order));
-        const std::string vertexOrder = VertexOrderText(mModel);
+        md.add(rgkeys::kFaceOrder, FaceOrderText(mScratch.builds.data(), mScratch.buildCount));
+        const std::string vertexOrder = VertexOrderText(mScratch.firstUse.order());
         if (!vertexOrder.empty()) md.add(rgkeys::kVertexOrder, vertexOrder);
         if (mModel.hasSection4) md.add(rgkeys::kSection4, Section4Text(mModel));
         md.addBlob(rgkeys::kHeader, HeaderBytes(mModel.header));
@@ -819,7 +933,7 @@ private:
         const std::size_t n = indices.size();
         if (n == 3) {
             mb.addFace(indices.data(), n);
-            mb.order.push_back({fileFace, 0});
+            mb.emitted(fileFace, 0);
             mb.hasTriangles = true;
             return;
         }
@@ -830,7 +944,7 @@ private:
         Project(pts, flat);
         if (AssimpTriangulates(pts, flat)) {
             mb.addFace(indices.data(), n);
-            mb.order.push_back({fileFace, 0});
+            mb.emitted(fileFace, 0);
             mb.hasPolygons = true;
             return;
         }
@@ -839,7 +953,7 @@ private:
             const unsigned tri[3] = {indices[t[0]], indices[t[1]], indices[t[2]]};
             mb.addFace(tri, 3);
         }
-        mb.order.push_back({fileFace, static_cast<std::uint32_t>(tris.size())});
+        mb.emitted(fileFace, static_cast<std::uint32_t>(tris.size()));
         mb.hasTriangles = true;
     }
 
@@ -847,8 +961,8 @@ private:
         std::size_t corner = 0;
         for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
             for (std::size_t c = 0; c < mModel.faces[f].corners.size(); ++c, ++corner) {
-                if (corner >= mNormals.size() || !mNormals[corner].smooth) continue;
-                std::vector<std::uint32_t> &faces = mSlotFaces[mNormals[corner].slot];
+                if (corner >= mScratch.shading.corners.size() || !mScratch.shading.corners[corner].smooth) continue;
+                std::vector<std::uint32_t> &faces = mSlotFaces[mScratch.shading.corners[corner].slot];
                 if (faces.empty() || faces.back() != f) faces.push_back(static_cast<std::uint32_t>(f));
             }
         }
@@ -868,13 +982,17 @@ private:
     // Positions and normals of frame `k` in the mesh's vertex order.
     void fillFrame(const MeshBuild &mb, std::size_t k, aiVector3D *positions, aiVector3D *normals) const {
         const std::vector<std::int32_t> &raw = framePositions(k);
-        for (std::size_t i = 0; i < mb.vertices.size(); ++i) {
+        for (std::size_t i = 0; i < mb.vertexCount; ++i) {
             const MeshVertex &mv = mb.vertices[i];
             const std::size_t at = std::size_t(mv.fileVertex) * 3;
             static const std::int32_t kZero[3] = {0, 0, 0};
             positions[i] = ToAiPosition(at + 2 < raw.size() ? &raw[at] : kZero, mOptions.scale);
-            const CornerNormal cn = mv.corner < mNormals.size() ? mNormals[mv.corner] : CornerNormal{};
-            V3 n{cn.normal[0], cn.normal[1], cn.normal[2]};
+            const bool known = mv.corner < mScratch.shading.corners.size();
+            const redguard::CornerShading::Source cn =
+                known ? mScratch.shading.corners[mv.corner] : redguard::CornerShading::Source{};
+            static const std::array<float, 3> kNone{};
+            const std::array<float, 3> &stored = known ? mScratch.shading.normal(mv.corner) : kNone;
+            V3 n{stored[0], stored[1], stored[2]};
             if (k != 0) {
                 V3 computed;
                 if (cn.smooth) {
@@ -935,7 +1053,7 @@ private:
     const RG3DModel &mModel;
     const RedguardSceneOptions &mOptions;
     MaterialTable &mMaterials;
-    std::vector<CornerNormal> mNormals;
+    ModelScratch &mScratch;
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> mSlotFaces;
     std::vector<V3> mScratchPoints;                  // EmitFace's corner positions
     std::vector<std::array<double, 2>> mScratchFlat; // and their projection
@@ -959,7 +1077,7 @@ public:
         NodePtr node(new aiNode());
         const std::string unique = mNames.make(name.empty() ? "model" : name);
         node->mName = ToAiString(unique);
-        ModelBuilder builder(model, mOptions, mMaterials);
+        ModelBuilder builder(model, mOptions, mMaterials, mScratch);
         builder.build(unique, node.get(), mMeshes, mChannels, md);
         node->mMetaData = md.build();
         return node;
@@ -998,6 +1116,7 @@ public:
 private:
     const RedguardSceneOptions &mOptions;
     MaterialTable mMaterials;
+    ModelScratch mScratch; // reused model after model
     UniqueNames mNames;
     NodePtr mRoot;
     std::vector<std::unique_ptr<aiMesh>> mMeshes;
@@ -1022,7 +1141,7 @@ void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *
     SceneBuilder builder(options, side);
     builder.newRoot(fileName);
     std::vector<NodePtr> children;
-    for (redguard::RobEntry &entry : redguard::AssembleRob(rob, data, size, side.externalModel)) {
+    redguard::ForEachRobEntry(rob, data, size, side.externalModel, [&](redguard::RobEntry &entry) {
         const redguard::RobSegment &segment = *entry.segment;
         MetadataBuilder md;
         md.add(rgkeys::kSegmentName, std::string_view(segment.name));
@@ -1032,7 +1151,7 @@ void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *
         md.addBlob(rgkeys::kSegmentHeader, segment.header.data(), segment.header.size());
         if (!entry.warning.empty()) Warn(entry.warning);
         using Source = redguard::RobEntry::Source;
-        if (entry.source == Source::UnknownType) continue;
+        if (entry.source == Source::UnknownType) return;
         if (entry.source == Source::MissingExternal)
             md.add(rgkeys::kExternal, "");
         else if (entry.source != Source::Embedded)
@@ -1041,7 +1160,7 @@ void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *
             children.push_back(builder.modelNode(*entry.model, segment.name, std::move(md)));
         else
             children.push_back(builder.emptyNode(segment.name, md));
-    }
+    });
     builder.finish(children, scene, rgkeys::kSourceFormatRob, "OARC");
 }
 

@@ -36,8 +36,10 @@
 //     comma-separated, runs of consecutive indices as "a-b", a concave face split into t triangles as "fxt";
 //     meshes separated by ';' — e.g. "m0:0-3,7,9x4;m1:4-6,8",
 //   rg.section4 (string, only when the model has Section4; "" when present with 0 groups): groups separated by
-//     ';', each "cx,cy,cz,radius,o0,o1,o2:off/i4,off/i4,…" (centre i32, radius u32, the f32 triple printed
-//     with %.9g (0,0,0 in v2 models), refs as model-relative face-record offset / face index·4).
+//     ';', each "cx,cy,cz,radius,o0,o1,o2:refs" (centre i32, radius u32, the f32 triple printed with %.9g
+//     (0,0,0 in v2 models)); refs comma-separated: a reference that points at its face's record (every real
+//     one) as the face index, consecutive ones as "a-b"; any other as "off/i4" (model-relative face-record
+//     offset / face index·4) — e.g. "0,-256,0,362,0.5,1,1.25:0-11,14,96/3".
 //   rg.vertex_order (string, only when the file does not number its vertices in first use along the faces): the
 //     file vertex index of each used vertex in order of first use (faces in file order, corners in order),
 //     comma-separated, runs as "a-b" — e.g. "0-1,4,2-3"; an exporter that numbers welded vertices by first use

@@ -206,6 +206,12 @@ std::uint32_t ComputeRadius(const std::vector<std::int32_t> &positions) {
 
 std::vector<std::array<double, 2>> CornerUVs(const RG3DModel &model) {
     std::vector<std::array<double, 2>> uvs;
+    CornerUVs(model, uvs);
+    return uvs;
+}
+
+void CornerUVs(const RG3DModel &model, std::vector<std::array<double, 2>> &uvs) {
+    uvs.clear();
     std::size_t total = 0;
     for (const Face &f : model.faces) total += f.corners.size();
     uvs.reserve(total);
@@ -246,54 +252,82 @@ std::vector<std::array<double, 2>> CornerUVs(const RG3DModel &model) {
                               uv0[1] + a * (uv1[1] - uv0[1]) + b * (uv2[1] - uv0[1])};
         }
     }
-    return uvs;
 }
 
-std::vector<CornerNormal> CornerNormals(const RG3DModel &model) {
-    std::vector<CornerNormal> out;
-    std::size_t total = 0;
-    for (const Face &f : model.faces) total += f.corners.size();
-    out.reserve(total);
+std::vector<std::uint64_t> FaceRecordOffsets(const RG3DModel &model) {
+    std::vector<std::uint64_t> offsets(model.faces.size());
+    const std::uint64_t headerBytes = IsV2(model.version) ? 8 : 10;
+    std::uint64_t at = model.header[15]; // 0x3C
+    for (std::size_t f = 0; f < model.faces.size(); ++f) {
+        offsets[f] = at;
+        at += headerBytes + 8 * std::uint64_t(model.faces[f].corners.size());
+    }
+    return offsets;
+}
+
+namespace {
+
+// The flat normal of a face: the stored face normal normalised, else one computed from the positions.
+std::array<float, 3> FlatNormal(const RG3DModel &model, std::size_t fi) {
+    std::array<float, 3> flat{0.0f, 0.0f, 0.0f};
+    if (3 * fi + 2 < model.faceNormals.size())
+        flat = Normalised(model.faceNormals[3 * fi], model.faceNormals[3 * fi + 1], model.faceNormals[3 * fi + 2]);
+    if (flat[0] == 0.0f && flat[1] == 0.0f && flat[2] == 0.0f) {
+        const Int3 c = ComputeFaceNormal(model.vertices, model.faces[fi]);
+        flat = Normalised(c[0], c[1], c[2]);
+    }
+    return flat;
+}
+
+} // namespace
+
+CornerShading ResolveCornerShading(const RG3DModel &model) {
+    CornerShading out;
+    ResolveCornerShading(model, out);
+    return out;
+}
+
+void ResolveCornerShading(const RG3DModel &model, CornerShading &out) {
     const std::size_t entries = model.vertexNormals.size() / 3;
+    out.entryNormals.assign(entries, std::array<float, 3>{});
+    for (std::size_t e = 0; e < entries; ++e) {
+        const float *n = &model.vertexNormals[3 * e];
+        if (ValidNormal(n)) out.entryNormals[e] = Normalised(n[0], n[1], n[2]); // never zero: |n| is about 1
+    }
+    std::size_t total = 0;
+    for (const Face &face : model.faces) total += face.corners.size();
+    out.corners.resize(total);
+    out.flatNormals.assign(model.faces.size(), std::array<float, 3>{}); // set only for faces with a flat corner
     const std::size_t nv = model.vertexCount();
     const bool hasTable = !model.normalTable.empty();
     const bool v2 = IsV2(model.version);
     std::size_t corner = 0;
     for (std::size_t fi = 0; fi < model.faces.size(); ++fi) {
-        const Face &face = model.faces[fi];
-        // The flat normal: the stored face normal normalised, else one computed from the positions.
-        std::array<float, 3> flat{0.0f, 0.0f, 0.0f};
-        if (3 * fi + 2 < model.faceNormals.size())
-            flat = Normalised(model.faceNormals[3 * fi], model.faceNormals[3 * fi + 1], model.faceNormals[3 * fi + 2]);
-        if (flat[0] == 0.0f && flat[1] == 0.0f && flat[2] == 0.0f) {
-            const Int3 c = ComputeFaceNormal(model.vertices, face);
-            flat = Normalised(c[0], c[1], c[2]);
-        }
-        for (const FaceVertex &fv : face.corners) {
-            CornerNormal cn;
+        const std::vector<FaceVertex> &corners = model.faces[fi].corners;
+        bool anyFlat = false;
+        for (std::size_t c = 0; c < corners.size(); ++c, ++corner) {
             std::size_t entry = std::numeric_limits<std::size_t>::max();
-            if (!v2) {
-                if (hasTable) {
-                    if (corner < model.normalTable.size() && model.normalTable[corner] != RG3DModel::kNoNormal)
-                        entry = model.normalTable[corner];
-                } else if (fv.vertex < nv) {
-                    entry = fv.vertex;
-                }
+            if (v2) {
+                // v2.x carries no vertex normals (§6): every corner is flat.
+            } else if (hasTable) {
+                if (corner < model.normalTable.size() && model.normalTable[corner] != RG3DModel::kNoNormal)
+                    entry = model.normalTable[corner];
+            } else if (corners[c].vertex < nv) {
+                entry = corners[c].vertex;
             }
-            if (entry < entries && ValidNormal(&model.vertexNormals[3 * entry])) {
-                const float *n = &model.vertexNormals[3 * entry];
-                cn.normal = Normalised(n[0], n[1], n[2]);
-                cn.smooth = true;
-                cn.slot = static_cast<std::uint32_t>(entry);
-            } else {
-                cn.normal = flat;
-                cn.smooth = false;
-                cn.slot = static_cast<std::uint32_t>(fi);
-            }
-            out.push_back(cn);
-            ++corner;
+            const bool smooth = entry < entries && out.entryNormals[entry] != std::array<float, 3>{};
+            out.corners[corner] = {smooth ? static_cast<std::uint32_t>(entry) : static_cast<std::uint32_t>(fi), smooth};
+            anyFlat = anyFlat || !smooth;
         }
+        if (anyFlat) out.flatNormals[fi] = FlatNormal(model, fi);
     }
+}
+
+std::vector<CornerNormal> CornerNormals(const RG3DModel &model) {
+    const CornerShading shading = ResolveCornerShading(model);
+    std::vector<CornerNormal> out(shading.corners.size());
+    for (std::size_t c = 0; c < out.size(); ++c)
+        out[c] = {shading.normal(c), shading.corners[c].smooth, shading.corners[c].slot};
     return out;
 }
 

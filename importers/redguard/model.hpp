@@ -124,6 +124,10 @@ std::uint32_t PackNormal(const Int3 &normal); // each component clamped to -512.
 // trunc(256 · unit((v1 - v0) × (v2 - v0))) toward zero (§5); Newell normal of all corners when the first three
 // are collinear; (0, 0, 0) for a degenerate polygon.
 Int3 ComputeFaceNormal(const std::vector<std::int32_t> &positions, const Face &face);
+// The model-relative offset of each face record where the file laid it out: the faces offset [0x3C], then
+// records of 10 + 8n bytes (v2.x 8 + 8n) back to back (§3, §4). Section4 references point at these (§8). The
+// offsets are those of the read file only when the reader skipped no face (faces of fewer than 3 corners).
+std::vector<std::uint64_t> FaceRecordOffsets(const RG3DModel &model);
 // floor(max ||v||) over the given positions (raw units, §5).
 std::uint32_t ComputeRadius(const std::vector<std::int32_t> &positions);
 
@@ -132,6 +136,7 @@ std::uint32_t ComputeRadius(const std::vector<std::int32_t> &positions);
 // Accumulated UVs of every corner, face by face, in 1/16 texel (i32 running sums, §4). For v2.x models,
 // corners >= 3 are rebuilt from the affine map of corners 0-2 (unless those are collinear).
 std::vector<std::array<double, 2>> CornerUVs(const RG3DModel &model);
+void CornerUVs(const RG3DModel &model, std::vector<std::array<double, 2>> &uvs); // into reused storage
 
 // The normal of every corner per §6's table (native axes, unit length), and whether it is smooth (a valid
 // vertex normal) or flat (the normalised face normal).
@@ -141,6 +146,25 @@ struct CornerNormal {
     std::uint32_t slot = 0; // smooth: the vertexNormals entry; flat: the face index
 };
 std::vector<CornerNormal> CornerNormals(const RG3DModel &model);
+
+// The same §6 resolution without a normal per corner: each corner names its source, and each source's unit
+// normal is computed once (a vertex-normal entry is shared by many corners). normal(c) equals
+// CornerNormals(model)[c].normal.
+struct CornerShading {
+    struct Source {
+        std::uint32_t slot = 0; // smooth: the vertexNormals entry; flat: the face index
+        bool smooth = false;
+    };
+    std::vector<Source> corners;                    // one per corner, faces in order
+    std::vector<std::array<float, 3>> entryNormals; // per vertexNormals entry, unit length; zero when §6-invalid
+    std::vector<std::array<float, 3>> flatNormals;  // per face
+    const std::array<float, 3> &normal(std::size_t corner) const {
+        const Source &s = corners[corner];
+        return s.smooth ? entryNormals[s.slot] : flatNormals[s.slot];
+    }
+};
+CornerShading ResolveCornerShading(const RG3DModel &model);
+void ResolveCornerShading(const RG3DModel &model, CornerShading &out); // into reused storage
 
 // ---------------------------------------------------------------- reading and writing
 

@@ -113,10 +113,8 @@ RobArchive ReadRob(const std::uint8_t *data, std::size_t size) {
     return archive;
 }
 
-std::vector<RobEntry> AssembleRob(const RobArchive &rob, const std::uint8_t *data, std::size_t size,
-                                  const ExternalModelLookup &lookup) {
-    std::vector<RobEntry> entries;
-    entries.reserve(rob.segments.size());
+void ForEachRobEntry(const RobArchive &rob, const std::uint8_t *data, std::size_t size,
+                     const ExternalModelLookup &lookup, const std::function<void(RobEntry &)> &visit) {
     for (const RobSegment &segment : rob.segments) {
         RobEntry entry;
         entry.segment = &segment;
@@ -151,9 +149,8 @@ std::vector<RobEntry> AssembleRob(const RobArchive &rob, const std::uint8_t *dat
             entry.warning =
                 "ROB segment \"" + segment.name + "\" has unknown type " + std::to_string(segment.type) + "; skipped";
         }
-        entries.push_back(std::move(entry));
+        visit(entry);
     }
-    return entries;
 }
 
 } // namespace gamefmt::redguard

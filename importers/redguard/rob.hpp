@@ -51,10 +51,11 @@ struct RobEntry {
 using ExternalModelLookup =
     std::function<std::optional<std::pair<std::string, std::vector<std::uint8_t>>>(const std::string &name)>;
 
-// Resolves every segment of `rob` (framed from data[0..size)) in order: embedded payloads are read as models
-// (a FormatError there fails the whole archive), type-512 segments through `lookup` (missing or unreadable
-// externals leave the segment empty with a warning), unknown types are skipped with a warning.
-std::vector<RobEntry> AssembleRob(const RobArchive &rob, const std::uint8_t *data, std::size_t size,
-                                  const ExternalModelLookup &lookup);
+// Resolves every segment of `rob` (framed from data[0..size)) in order and hands each to `visit` before reading
+// the next (so a caller that converts models as they come keeps one in memory, and in cache): embedded payloads
+// are read as models (a FormatError there fails the whole archive), type-512 segments through `lookup` (missing
+// or unreadable externals leave the segment empty with a warning), unknown types are skipped with a warning.
+void ForEachRobEntry(const RobArchive &rob, const std::uint8_t *data, std::size_t size,
+                     const ExternalModelLookup &lookup, const std::function<void(RobEntry &)> &visit);
 
 } // namespace gamefmt::redguard

@@ -14,6 +14,7 @@
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
+#include <assimp/cexport.h>
 #include <assimp/material.h>
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
@@ -306,6 +307,46 @@ TEST(RgExport, PolygonZooRoundTripsFacesTexturesUVsAndSection4) {
         EXPECT_EQ(a->Get("$rg.tex_raw", 0, 0, rawA), AI_SUCCESS);
         EXPECT_EQ(b->Get("$rg.tex_raw", 0, 0, rawB), AI_SUCCESS);
         EXPECT_EQ(rawA, rawB) << name;
+    }
+}
+
+// rg.section4's reference forms (assimp_glue/redguard/scene.hpp): face indices, runs "a-b" and "offset/index·4"
+// all name faces; a run longer than a group can hold, or backwards, makes the text malformed (one group of
+// every face is written, with a warning).
+TEST(RgExport, Section4ReferenceFormsNameFaces) {
+    REQUIRE_RG_IMPORTER();
+    const Bytes file = fx::Generate(fx::PolygonZoo());
+    const ImportResult in = ImportMemory(file, "3d");
+    ASSERT_TRUE(in) << in.error;
+    const std::size_t faces = Read(file).faces.size();
+    ASSERT_GE(faces, 4u);
+    const auto exportWith = [&](const std::string &refs) {
+        aiScene *copy = nullptr;
+        aiCopyScene(in.scene, &copy);
+        aiNode *node = copy->mRootNode->mChildren[0];
+        aiMetadata *md = node->mMetaData;
+        for (unsigned i = 0; i < md->mNumProperties; ++i) {
+            if (std::string(md->mKeys[i].C_Str()) != "rg.section4") continue;
+            const std::string text = static_cast<const aiString *>(md->mValues[i].mData)->C_Str();
+            md->Set(i, "rg.section4", aiString(text.substr(0, text.find(':') + 1) + refs));
+        }
+        Exported out = Export(copy, "rg3d");
+        aiFreeScene(copy);
+        return out;
+    };
+    const Exported mixed = exportWith("1-2,0/0,999/12");
+    ASSERT_TRUE(mixed.ok) << mixed.error;
+    const rg::RG3DModel back = Read(mixed.bytes);
+    ASSERT_EQ(back.section4.size(), 1u);
+    std::vector<std::uint16_t> times4;
+    for (const rg::Section4Ref &ref : back.section4[0].refs) times4.push_back(ref.faceIndexTimes4);
+    EXPECT_EQ(times4, (std::vector<std::uint16_t>{4, 8, 0, 12}));
+    for (const char *bad : {"2-1", "0-70000", "x"}) {
+        const Exported out = exportWith(bad);
+        ASSERT_TRUE(out.ok) << out.error;
+        const rg::RG3DModel all = Read(out.bytes);
+        ASSERT_EQ(all.section4.size(), 1u) << bad;
+        EXPECT_EQ(all.section4[0].refs.size(), faces) << bad; // one group of every face
     }
 }
 

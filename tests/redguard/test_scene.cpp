@@ -29,6 +29,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -824,13 +825,33 @@ TEST(RgScene, MetadataValues) {
     EXPECT_EQ(MetaString(node->mMetaData, "rg.vertex_normals"), "table");
     EXPECT_EQ(MetaString(node->mMetaData, "rg.face_order"), "m0:0");
     EXPECT_EQ(MetaString(node->mMetaData, "rg.vertex_order"), "<absent>"); // already in first-use order
+    // The one reference (record offset 0x40, face index·4 0) points at face 0's record: written as face "0".
     const std::string s4 = MetaString(node->mMetaData, "rg.section4");
     EXPECT_EQ(s4.rfind("0,-256,0,362,", 0), 0u) << s4;
-    EXPECT_NE(s4.find(":64/0"), std::string::npos) << s4;
+    EXPECT_EQ(s4.substr(s4.find(':')), ":0") << s4;
     EXPECT_EQ(r.scene->mNumAnimations, 0u);
     // No nested metadata anywhere (5.2.5's scene copy aborts on it).
     for (unsigned i = 0; i < node->mMetaData->mNumProperties; ++i)
         EXPECT_NE(node->mMetaData->mValues[i].mType, AI_AIMETADATA) << node->mMetaData->mKeys[i].C_Str();
+}
+
+// docs/formats/redguard-3d.md §8: a Section4 reference that does not point at its face's record (no real file
+// has one) is kept as "offset/index·4" instead of a face index.
+TEST(RgScene, Section4ReferenceOffTheFaceRecordStaysVerbatim) {
+    Bytes model = rg::Triangle246V50();
+    const std::size_t s4 = model[0x1C] | model[0x1D] << 8;
+    ASSERT_EQ(model[s4 + 30], 0x40); // the reference: u32 record offset 0x40, u16 face index·4 0
+    for (const auto &[offset, times4, text] : {std::make_tuple(0x41, 0, ":65/0"), std::make_tuple(0x40, 2, ":64/2")}) {
+        model[s4 + 30] = static_cast<std::uint8_t>(offset);
+        model[s4 + 34] = static_cast<std::uint8_t>(times4);
+        const auto dir = TriangleFolder("rg_s4_verbatim", false, false, model);
+        const ImportResult r = ImportFile(dir / "TRI.3D");
+        ASSERT_TRUE(r) << r.error;
+        const aiNode *node = Child(r.scene->mRootNode, "TRI");
+        ASSERT_NE(node, nullptr);
+        const std::string s4text = MetaString(node->mMetaData, "rg.section4");
+        EXPECT_EQ(s4text.substr(s4text.find(':')), text) << s4text;
+    }
 }
 
 TEST(RgScene, FaceOrderCompactsRunsAcrossMeshes) {
