@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -210,6 +211,26 @@ bool IsConvexSimple(const std::vector<std::array<double, 2>> &p) {
     return std::fabs(turning - kTwoPi) < 1e-3;
 }
 
+// A quad that is plainly convex, decided without projecting it: at every corner the turn (a × b, a and b the
+// edges in and out) points along the Newell normal N by far more than rounding could explain. Projected onto
+// N's plane (Project), a turn is (a × b)·N / |N|, so such a quad has no corner IsConcave could call reflex
+// (its threshold is −1e-9·scale², rounding there ~1e-16·scale²). Anything closer to flat or reflex answers
+// false and takes the exact path; the answer never differs from IsConcave's, only the cost.
+bool PlainlyConvexQuad(const std::vector<V3> &pts) {
+    const V3 n = NewellNormal(pts);
+    const double nSize = std::fabs(n.x) + std::fabs(n.y) + std::fabs(n.z);
+    for (std::size_t i = 0; i < 4; ++i) {
+        const V3 &prev = pts[(i + 3) & 3], &cur = pts[i], &next = pts[(i + 1) & 3];
+        const V3 a{cur.x - prev.x, cur.y - prev.y, cur.z - prev.z}, b{next.x - cur.x, next.y - cur.y, next.z - cur.z};
+        const V3 turn = Cross(a, b);
+        const double along = turn.x * n.x + turn.y * n.y + turn.z * n.z;
+        const double size = (std::fabs(a.x) + std::fabs(a.y) + std::fabs(a.z)) *
+                            (std::fabs(b.x) + std::fabs(b.y) + std::fabs(b.z)) * nSize;
+        if (!(along > 1e-6 * size)) return false;
+    }
+    return true;
+}
+
 // True when Assimp 5.2.5's aiProcess_Triangulate splits this polygon into exactly n − 2 triangles. Its ear
 // search drops a face it finds no ear in (and whole meshes go empty that way) and cuts concave faces wrongly,
 // so only a polygon that is convex and simple both in the Newell plane (`flat`) and in Assimp's own
@@ -307,10 +328,11 @@ std::vector<std::uint8_t> HeaderBytes(const std::array<std::uint32_t, 16> &heade
     return bytes;
 }
 
+// printf's "%.9g" (to_chars with a precision is specified as exactly that), without printf's cost.
 std::string FloatText(float f) {
     char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.9g", double(f));
-    return buf;
+    const std::to_chars_result r = std::to_chars(buf, buf + sizeof(buf), double(f), std::chars_format::general, 9);
+    return std::string(buf, r.ptr);
 }
 
 // rg.section4 (assimp_glue/redguard/scene.hpp): a reference that points at its face's record, as every real one does
@@ -393,7 +415,7 @@ class FirstUse {
 public:
     void reset(std::size_t vertexCount) {
         mSeen.assign(vertexCount, 0);
-        mOrder.resize(vertexCount + 1); // + 1: the slot a corner writes when its vertex is not new
+        if (mOrder.size() < vertexCount + 1) mOrder.resize(vertexCount + 1); // + 1: a not-new corner's slot
         mCount = 0;
         mIdentity = true;
     }
@@ -431,8 +453,9 @@ public:
     };
 
     Info get(const Face &face, redguard::Version version) {
-        const bool v2 = redguard::IsV2(version);
-        const auto key = std::make_tuple(v2, face.texHi, face.texture);
+        // (v2, texHi, texture) packed: a material per distinct key.
+        const std::uint64_t key =
+            std::uint64_t(redguard::IsV2(version) ? 1 : 0) << 40 | std::uint64_t(face.texHi) << 32 | face.texture;
         if (mHasLast && key == mLastKey) return mLastInfo; // neighbouring faces mostly share their material
         const auto found = mByKey.find(key);
         const Info info =
@@ -565,9 +588,9 @@ private:
     const RedguardSideFiles &mSide;
     redguard::Palette mGrey;
     bool mWarnedNoPalette = false;
-    std::map<std::tuple<bool, std::uint8_t, std::uint32_t>, Info> mByKey;
+    std::unordered_map<std::uint64_t, Info> mByKey;
     bool mHasLast = false;
-    std::tuple<bool, std::uint8_t, std::uint32_t> mLastKey;
+    std::uint64_t mLastKey = 0;
     Info mLastInfo;
     std::map<std::pair<unsigned, unsigned>, int> mTextureByImage;
     std::vector<std::unique_ptr<aiMaterial>> mMaterials;
@@ -662,9 +685,7 @@ struct MeshBuild {
     std::size_t faceCount() const { return faceStart.empty() ? 0 : faceStart.size() - 1; }
     // Empty again for the next model, capacity kept.
     void clear() {
-        vertexCount = 0;
-        vertices.clear();
-        uvs.clear();
+        vertexCount = 0; // vertices and uvs keep their size: [0, vertexCount) is what counts
         faceIndices.clear();
         faceStart.clear();
         order.clear();
@@ -673,9 +694,10 @@ struct MeshBuild {
     }
     // Room for a vertex per corner: a corner's vertex is written at vertexCount whether or not it is new, and
     // kept by advancing vertexCount (no branch on the weld's answer).
+    // The buffers only grow (no shrink then re-initialise when the next model is bigger again).
     void reserve() {
-        vertices.resize(cornerCount);
-        uvs.resize(cornerCount);
+        if (vertices.size() < cornerCount) vertices.resize(cornerCount);
+        if (uvs.size() < cornerCount) uvs.resize(cornerCount);
         faceIndices.reserve(cornerCount);
         faceStart.reserve(fileFaceCount + 1);
     }
@@ -815,7 +837,7 @@ public:
         count = 0;
         std::map<unsigned, std::uint32_t> buildByMaterial; // material index -> build (material keys are unique)
         std::vector<std::uint32_t> &faceBuild = mScratch.faceBuild;
-        faceBuild.assign(mModel.faces.size(), 0);
+        faceBuild.resize(mModel.faces.size()); // set below for every face that is emitted
         unsigned lastMaterial = 0;
         std::uint32_t lastBuild = 0;
         for (std::size_t f = 0; f < mModel.faces.size(); ++f) {
@@ -941,8 +963,9 @@ private:
         pts.resize(n);
         for (std::size_t c = 0; c < n; ++c) pts[c] = RawPoint(mModel.vertices, face.corners[c].vertex);
         std::vector<std::array<double, 2>> &flat = mScratchFlat;
-        Project(pts, flat);
-        if (AssimpTriangulates(pts, flat)) {
+        const bool plainQuad = n == 4 && PlainlyConvexQuad(pts); // what AssimpTriangulates answers, cheaper
+        if (!plainQuad) Project(pts, flat);
+        if (plainQuad || AssimpTriangulates(pts, flat)) {
             mb.addFace(indices.data(), n);
             mb.emitted(fileFace, 0);
             mb.hasPolygons = true;

@@ -35,13 +35,6 @@ double Dot(const double a[3], const double b[3]) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-// §6 validity: every component finite and |‖n‖ − 1| ≤ 0.01.
-bool ValidNormal(const float *n) {
-    if (!std::isfinite(n[0]) || !std::isfinite(n[1]) || !std::isfinite(n[2])) return false;
-    const double len = std::sqrt(double(n[0]) * n[0] + double(n[1]) * n[1] + double(n[2]) * n[2]);
-    return std::fabs(len - 1.0) <= 0.01;
-}
-
 std::array<float, 3> Normalised(double x, double y, double z) {
     const double len = std::sqrt(x * x + y * y + z * z);
     if (!(len > 0.0) || !std::isfinite(len)) return {0.0f, 0.0f, 0.0f};
@@ -291,8 +284,12 @@ void ResolveCornerShading(const RG3DModel &model, CornerShading &out) {
     const std::size_t entries = model.vertexNormals.size() / 3;
     out.entryNormals.assign(entries, std::array<float, 3>{});
     for (std::size_t e = 0; e < entries; ++e) {
-        const float *n = &model.vertexNormals[3 * e];
-        if (ValidNormal(n)) out.entryNormals[e] = Normalised(n[0], n[1], n[2]); // never zero: |n| is about 1
+        // §6 validity (every component finite, |‖n‖ − 1| ≤ 0.01), then the unit normal from the same length.
+        const double x = model.vertexNormals[3 * e], y = model.vertexNormals[3 * e + 1],
+                     z = model.vertexNormals[3 * e + 2];
+        const double len = std::sqrt(x * x + y * y + z * z);
+        if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z) || !(std::fabs(len - 1.0) <= 0.01)) continue;
+        out.entryNormals[e] = {static_cast<float>(x / len), static_cast<float>(y / len), static_cast<float>(z / len)};
     }
     std::size_t total = 0;
     for (const Face &face : model.faces) total += face.corners.size();

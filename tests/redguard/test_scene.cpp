@@ -452,6 +452,43 @@ TEST(RgScene, PolygonZooTriangulatesToSumOfNMinus2) {
     EXPECT_EQ(TriangleCount(tri.scene), 301u);
 }
 
+// Quads (scene.cpp: the plainly-convex shortcut and the exact projected test must agree): a square and a quad
+// whose third corner turns by only 1/10⁶ stay one polygon; a dart (a reflex corner) and the same near-straight
+// corner turned the other way are cut in two; a quad with all corners on a line (no area) stays as stored.
+TEST(RgScene, QuadsStayWholeExactlyWhenConvex) {
+    using Quad = std::array<std::array<std::int32_t, 2>, 4>;
+    const std::vector<std::pair<Quad, unsigned>> quads = {
+        {{{{0, 0}, {256, 0}, {256, 256}, {0, 256}}}, 1},         // square
+        {{{{0, 0}, {1000000, 0}, {2000000, 1}, {0, 1000}}}, 1},  // barely convex
+        {{{{0, 0}, {1024, 0}, {256, 256}, {0, 1024}}}, 2},       // dart: reflex at (256, 256)
+        {{{{0, 0}, {1000000, 0}, {2000000, -1}, {0, 1000}}}, 2}, // barely reflex
+        {{{{0, 0}, {1000, 0}, {2000, 0}, {3000, 0}}}, 1},        // collinear: no area
+    };
+    rg::GenModel model;
+    model.version = "v5.0";
+    model.normals = rg::GenModel::Normals::None;
+    for (const auto &[quad, pieces] : quads) {
+        rg::GenFace face;
+        for (const auto &p : quad) {
+            face.vertices.push_back(static_cast<std::uint32_t>(model.vertices.size()));
+            model.vertices.push_back({p[0], p[1], 0});
+        }
+        model.faces.push_back(face);
+    }
+    const auto dir = ScratchDir("rg_quads");
+    WriteBytes(dir / "Q.3D", rg::Generate(model));
+    const ImportResult r = ImportFile(dir / "Q.3D");
+    ASSERT_TRUE(r) << r.error;
+    const aiNode *node = Child(r.scene->mRootNode, "Q");
+    ASSERT_NE(node, nullptr);
+    EXPECT_EQ(MetaString(node->mMetaData, "rg.face_order"), "m0:0-1,2x2,3x2,4");
+    ASSERT_EQ(r.scene->mNumMeshes, 1u);
+    std::vector<unsigned> sizes;
+    for (unsigned f = 0; f < r.scene->mMeshes[0]->mNumFaces; ++f)
+        sizes.push_back(r.scene->mMeshes[0]->mFaces[f].mNumIndices);
+    EXPECT_EQ(sizes, (std::vector<unsigned>{4, 4, 3, 3, 3, 3, 4}));
+}
+
 TEST(RgScene, ConcaveLHexagonTriangulatesWithoutOverlap) {
     rg::GenModel model;
     model.version = "v5.0";
