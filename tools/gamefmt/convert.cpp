@@ -84,9 +84,8 @@ public:
             std::string error;
             try {
                 if (!importer) {
-                    importer = gamefmt::MakeImporter();
+                    importer = MakeConfiguredImporter(*mSettings.properties);
                     exporter = gamefmt::MakeExporter();
-                    ApplyProperties(*mSettings.properties, *importer);
                 }
                 error = ConvertOne(*importer, *exporter, mJobs[i], mSettings);
             } catch (const std::exception &e) {
@@ -248,10 +247,7 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.ok()) {
-        err << "gamefmt convert: " << log.error() << '\n';
-        return kExitUsage;
-    }
+    if (log.failed("convert", err)) return kExitUsage;
     return RunBatch(jobs, settings, keepGoing, log, jobsWanted, out, err);
 }
 

@@ -63,12 +63,8 @@ int RunDump(const Args &args, std::ostream &out, std::ostream &err) {
         return kExitUsage;
     }
     LogSession log(common, err);
-    if (!log.ok()) {
-        err << "gamefmt dump: " << log.error() << '\n';
-        return kExitUsage;
-    }
-    const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
-    ApplyProperties(common.properties, *importer);
+    if (log.failed("dump", err)) return kExitUsage;
+    const std::unique_ptr<Assimp::Importer> importer = MakeConfiguredImporter(common.properties);
     const LoadResult loaded = LoadScene(*importer, files[0], 0, 0);
     if (loaded.scene == nullptr) {
         PrintFileError(err, loaded.failedStage, files[0], loaded.error);

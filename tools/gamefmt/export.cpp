@@ -98,12 +98,8 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     if (!ResolveOutput(files, formatId, formats, err, format, outPath)) return kExitUsage;
 
     LogSession log(common, err);
-    if (!log.ok()) {
-        err << "gamefmt export: " << log.error() << '\n';
-        return kExitUsage;
-    }
-    const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
-    ApplyProperties(common.properties, *importer);
+    if (log.failed("export", err)) return kExitUsage;
+    const std::unique_ptr<Assimp::Importer> importer = MakeConfiguredImporter(common.properties);
     // Raw unless steps were given; incomplete (geometry-less) scenes are always exported raw.
     const LoadResult loaded = LoadScene(*importer, in, 0, common.ppSteps);
     if (loaded.scene == nullptr) {

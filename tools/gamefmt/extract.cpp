@@ -99,12 +99,8 @@ int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.ok()) {
-        err << "gamefmt extract: " << log.error() << '\n';
-        return kExitUsage;
-    }
-    const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
-    ApplyProperties(common.properties, *importer);
+    if (log.failed("extract", err)) return kExitUsage;
+    const std::unique_ptr<Assimp::Importer> importer = MakeConfiguredImporter(common.properties);
     const std::string &in = files[0];
     const LoadResult loaded = LoadScene(*importer, in, 0, common.ppSteps);
     if (loaded.scene == nullptr) {

@@ -40,12 +40,8 @@ int RunInfo(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.ok()) {
-        err << "gamefmt info: " << log.error() << '\n';
-        return kExitUsage;
-    }
-    const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
-    ApplyProperties(common.properties, *importer);
+    if (log.failed("info", err)) return kExitUsage;
+    const std::unique_ptr<Assimp::Importer> importer = MakeConfiguredImporter(common.properties);
     // As upstream: the MaxQuality preset unless -r or explicit steps.
     const unsigned steps =
         raw ? 0u : (common.ppGiven ? common.ppSteps : unsigned(aiProcessPreset_TargetRealtime_MaxQuality));

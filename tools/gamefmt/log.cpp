@@ -223,4 +223,10 @@ void LogSession::attach(Assimp::LogStream *stream, unsigned severity) {
     mStreams.push_back(stream);
 }
 
+bool LogSession::failed(const char *verb, std::ostream &err) const {
+    if (ok()) return false;
+    err << "gamefmt " << verb << ": " << mError << '\n';
+    return true;
+}
+
 } // namespace gamefmt::cli

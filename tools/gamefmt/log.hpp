@@ -54,6 +54,8 @@ public:
     // False (with Error()) when the --log-out file cannot be opened.
     bool ok() const { return mError.empty(); }
     const std::string &error() const { return mError; }
+    // When not ok(): prints "gamefmt VERB: <error>" to `err` and answers true (the verb then exits with usage).
+    bool failed(const char *verb, std::ostream &err) const;
 
     // Starts collecting every warning (the constructor does unless -q, -l or -v); idempotent.
     void collectWarnings();

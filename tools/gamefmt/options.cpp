@@ -2,6 +2,7 @@
 #include "options.hpp"
 
 #include "gamefmt/config.hpp"
+#include "gamefmt/gamefmt.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -264,42 +265,42 @@ bool ParseProperty(const std::string &assignment, Property &property, std::strin
     return true;
 }
 
-void ApplyProperties(const std::vector<Property> &properties, Assimp::Importer &importer) {
+namespace {
+
+// Importer and ExportProperties share the property setters.
+template <typename Target> void SetProperties(const std::vector<Property> &properties, Target &target) {
     for (const Property &p : properties) {
         switch (p.kind) {
         case Property::Kind::Integer:
-            importer.SetPropertyInteger(p.name.c_str(), p.integer);
+            target.SetPropertyInteger(p.name.c_str(), p.integer);
             break;
         case Property::Kind::Float:
-            importer.SetPropertyFloat(p.name.c_str(), static_cast<ai_real>(p.number));
+            target.SetPropertyFloat(p.name.c_str(), static_cast<ai_real>(p.number));
             break;
         case Property::Kind::Bool:
-            importer.SetPropertyBool(p.name.c_str(), p.boolean);
+            target.SetPropertyBool(p.name.c_str(), p.boolean);
             break;
         case Property::Kind::String:
-            importer.SetPropertyString(p.name.c_str(), p.text);
+            target.SetPropertyString(p.name.c_str(), p.text);
             break;
         }
     }
 }
 
+} // namespace
+
+void ApplyProperties(const std::vector<Property> &properties, Assimp::Importer &importer) {
+    SetProperties(properties, importer);
+}
+
 void ApplyProperties(const std::vector<Property> &properties, Assimp::ExportProperties &exportProperties) {
-    for (const Property &p : properties) {
-        switch (p.kind) {
-        case Property::Kind::Integer:
-            exportProperties.SetPropertyInteger(p.name.c_str(), p.integer);
-            break;
-        case Property::Kind::Float:
-            exportProperties.SetPropertyFloat(p.name.c_str(), static_cast<ai_real>(p.number));
-            break;
-        case Property::Kind::Bool:
-            exportProperties.SetPropertyBool(p.name.c_str(), p.boolean);
-            break;
-        case Property::Kind::String:
-            exportProperties.SetPropertyString(p.name.c_str(), p.text);
-            break;
-        }
-    }
+    SetProperties(properties, exportProperties);
+}
+
+std::unique_ptr<Assimp::Importer> MakeConfiguredImporter(const std::vector<Property> &properties) {
+    std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
+    ApplyProperties(properties, *importer);
+    return importer;
 }
 
 bool ParseVerbArgs(const std::string &verb, const std::vector<std::string> &args, unsigned groups,

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ bool ParseProperty(const std::string &assignment, Property &property, std::strin
 
 void ApplyProperties(const std::vector<Property> &properties, Assimp::Importer &importer);
 void ApplyProperties(const std::vector<Property> &properties, Assimp::ExportProperties &exportProperties);
+// gamefmt::MakeImporter() with `properties` applied: the importer every verb loads with.
+std::unique_ptr<Assimp::Importer> MakeConfiguredImporter(const std::vector<Property> &properties);
 
 // Which groups of shared flags a verb accepts.
 enum FlagGroup : unsigned {

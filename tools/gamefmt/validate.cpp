@@ -31,16 +31,12 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     LogSession log(common, err);
-    if (!log.ok()) {
-        err << "gamefmt validate: " << log.error() << '\n';
-        return kExitUsage;
-    }
+    if (log.failed("validate", err)) return kExitUsage;
     log.collectWarnings(); // --strict needs them even with -q or -l
 
-    const std::unique_ptr<Assimp::Importer> importer = gamefmt::MakeImporter();
+    const std::unique_ptr<Assimp::Importer> importer = MakeConfiguredImporter(common.properties);
     // Re-validates after every post-processing step too (debug Assimp builds only, which Debian's is).
     importer->SetExtraVerbose(true);
-    ApplyProperties(common.properties, *importer);
     int status = kExitOk;
     for (const std::string &file : files) {
         const LoadResult loaded = LoadScene(*importer, file, aiProcess_ValidateDataStructure, common.ppSteps);
