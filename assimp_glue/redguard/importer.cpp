@@ -245,14 +245,13 @@ const aiImporterDesc &RedguardImporter::Description() {
     return desc;
 }
 
-bool RedguardImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
-    // ReadHead never throws and returns nothing for a missing file or a null IOSystem.
-    const std::vector<std::uint8_t> head = ReadHead(io, file, redguard::kSignatureBytes);
-    return redguard::Detect(head.data(), head.size()) != redguard::FileKind::None;
+RedguardImporter::RedguardImporter() : FormatImporter(Description(), redguard::kSignatureBytes) {}
+
+bool RedguardImporter::detect(const std::uint8_t *data, std::size_t size) const {
+    return redguard::Detect(data, size) != redguard::FileKind::None;
 }
 
-void RedguardImporter::SetupProperties(const Assimp::Importer *importer) {
-    mLimits = ReadImportLimits(importer);
+void RedguardImporter::readOptions(const Assimp::Importer *importer) {
     mAssetDir = importer->GetPropertyString(GAMEFMT_RG_ASSET_DIR, "");
     mPalette = importer->GetPropertyString(GAMEFMT_RG_PALETTE, "");
     mScale = importer->GetPropertyFloat(GAMEFMT_RG_SCALE, 1.0f);
@@ -311,7 +310,7 @@ void RedguardImporter::InternReadFile(const std::string &file, aiScene *scene, A
         BuildRedguardRobScene(rob, bytes.data(), bytes.size(), fileName.empty() ? "Redguard" : fileName, options, side,
                               scene);
     }
-    FinishImportedScene(scene, redguard::kFormatName, mLimits);
+    FinishImportedScene(scene, redguard::kFormatName, limits());
 }
 
 } // namespace gamefmt::glue

@@ -4,31 +4,28 @@
 // (assimp_glue/redguard/scene.hpp).
 #pragma once
 
-#include "assimp_glue/common/import_guard.hpp"
+#include "assimp_glue/common/format_importer.hpp"
 
-#include <assimp/BaseImporter.h>
-#include <assimp/importerdesc.h>
-
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace gamefmt::glue {
 
-class RedguardImporter : public Assimp::BaseImporter {
+class RedguardImporter : public FormatImporter {
 public:
+    RedguardImporter();
     // The descriptor: name "gamefmt Redguard model", extensions "3d 3dc rob", binary.
     static const aiImporterDesc &Description();
 
-    // By signature only ("v2.6", "v2.7", "v4.0", "v5.0" or "OARC"); never throws; checkSig is ignored.
-    bool CanRead(const std::string &file, Assimp::IOSystem *io, bool checkSig) const override;
-    const aiImporterDesc *GetInfo() const override { return &Description(); }
-    // Reads every GAMEFMT_RG_* import option (include/gamefmt/config.hpp).
-    void SetupProperties(const Assimp::Importer *importer) override;
-
 protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
+    // By signature: "v2.6", "v2.7", "v4.0", "v5.0" or "OARC".
+    bool detect(const std::uint8_t *data, std::size_t size) const override;
+    // Every GAMEFMT_RG_* import option.
+    void readOptions(const Assimp::Importer *importer) override;
 
 private:
-    ImportLimits mLimits;
     std::string mAssetDir;
     std::string mPalette;
     float mScale = 1.0f;

@@ -27,14 +27,13 @@ const aiImporterDesc &RobloxMeshImporter::Description() {
     return desc;
 }
 
-bool RobloxMeshImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
-    // ReadHead never throws and returns nothing for a missing file or a null IOSystem.
-    const std::vector<std::uint8_t> head = ReadHead(io, file, rbxmesh::kSignatureBytes + 1);
-    return !rbxmesh::Detect(head.data(), head.size()).empty();
+RobloxMeshImporter::RobloxMeshImporter() : FormatImporter(Description(), rbxmesh::kSignatureBytes + 1) {}
+
+bool RobloxMeshImporter::detect(const std::uint8_t *data, std::size_t size) const {
+    return !rbxmesh::Detect(data, size).empty();
 }
 
-void RobloxMeshImporter::SetupProperties(const Assimp::Importer *importer) {
-    mLimits = ReadImportLimits(importer);
+void RobloxMeshImporter::readOptions(const Assimp::Importer *importer) {
     mAllLods = importer->GetPropertyBool(GAMEFMT_RBXMESH_IMPORT_ALL_LODS, false);
     mBakeFacs = importer->GetPropertyBool(GAMEFMT_RBXMESH_BAKE_FACS, true);
 }
@@ -49,7 +48,7 @@ void RobloxMeshImporter::InternReadFile(const std::string &file, aiScene *scene,
     options.allLods = mAllLods;
     options.bakeFacs = mBakeFacs;
     BuildRobloxMeshScene(mesh, options, scene);
-    FinishImportedScene(scene, rbxmesh::kFormatName, mLimits);
+    FinishImportedScene(scene, rbxmesh::kFormatName, limits());
 }
 
 } // namespace gamefmt::glue

@@ -2,30 +2,28 @@
 // from the codec (ReadRobloxMesh) to the scene builder (BuildRobloxMeshScene).
 #pragma once
 
-#include "assimp_glue/common/import_guard.hpp"
+#include "assimp_glue/common/format_importer.hpp"
 
-#include <assimp/BaseImporter.h>
-#include <assimp/importerdesc.h>
-
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace gamefmt::glue {
 
-class RobloxMeshImporter : public Assimp::BaseImporter {
+class RobloxMeshImporter : public FormatImporter {
 public:
+    RobloxMeshImporter();
     // The descriptor: name "gamefmt Roblox mesh", extension "mesh", text and binary, versions 1.0-7.0.
     static const aiImporterDesc &Description();
 
-    // By signature only ("version X.YY" with a known version); never throws; checkSig is ignored.
-    bool CanRead(const std::string &file, Assimp::IOSystem *io, bool checkSig) const override;
-    const aiImporterDesc *GetInfo() const override { return &Description(); }
-    void SetupProperties(const Assimp::Importer *importer) override;
-
 protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
+    // By signature: "version X.YY" with a known version.
+    bool detect(const std::uint8_t *data, std::size_t size) const override;
+    // GAMEFMT_RBXMESH_IMPORT_ALL_LODS and GAMEFMT_RBXMESH_BAKE_FACS.
+    void readOptions(const Assimp::Importer *importer) override;
 
 private:
-    ImportLimits mLimits;
     bool mAllLods = false;
     bool mBakeFacs = true;
 };

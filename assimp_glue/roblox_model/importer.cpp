@@ -30,17 +30,17 @@ const aiImporterDesc &RobloxModelImporter::Description() {
     return desc;
 }
 
-bool RobloxModelImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
-    const std::vector<std::uint8_t> head = ReadHead(io, file, rbx::kSignatureBytes);
-    return rbx::Detect(head.data(), head.size()) != rbx::Encoding::None;
+RobloxModelImporter::RobloxModelImporter() : FormatImporter(Description(), rbx::kSignatureBytes) {}
+
+bool RobloxModelImporter::detect(const std::uint8_t *data, std::size_t size) const {
+    return rbx::Detect(data, size) != rbx::Encoding::None;
 }
 
-void RobloxModelImporter::SetupProperties(const Assimp::Importer *importer) {
+void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
     const int mib = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_DECOMPRESSED, 1024);
     mMaxDecompressed = mib > 0 ? std::uint64_t(mib) << 20 : std::uint64_t(1024) << 20;
     const int instances = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_INSTANCES, 0);
     mMaxInstances = instances > 0 ? std::size_t(instances) : rbx::ReadOptions::kDefaultMaxInstances;
-    mLimits = ReadImportLimits(importer);
     mNodeProperties = importer->GetPropertyBool(GAMEFMT_RBX_NODE_PROPERTIES, false);
 }
 
@@ -54,10 +54,10 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     read.maxDecompressed = mMaxDecompressed;
     read.maxInstances = mMaxInstances;
     RobloxSceneOptions options;
-    options.maxDepth = mLimits.maxNodeDepth;
+    options.maxDepth = limits().maxNodeDepth;
     options.nodeProperties = mNodeProperties;
     ImportRobloxModel(bytes.data(), bytes.size(), read, options, scene);
-    FinishImportedScene(scene, rbx::kFormatName, mLimits);
+    FinishImportedScene(scene, rbx::kFormatName, limits());
 }
 
 } // namespace gamefmt::glue

@@ -69,14 +69,13 @@ const aiImporterDesc &SlMeshImporter::Description() {
     return desc;
 }
 
-bool SlMeshImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
-    // ReadHead never throws and returns nothing for a missing file or a null IOSystem.
-    const std::vector<std::uint8_t> head = ReadHead(io, file, slmesh::kSignatureBytes);
-    return slmesh::Detect(head.data(), head.size());
+SlMeshImporter::SlMeshImporter() : FormatImporter(Description(), slmesh::kSignatureBytes) {}
+
+bool SlMeshImporter::detect(const std::uint8_t *data, std::size_t size) const {
+    return slmesh::Detect(data, size);
 }
 
-void SlMeshImporter::SetupProperties(const Assimp::Importer *importer) {
-    mLimits = ReadImportLimits(importer);
+void SlMeshImporter::readOptions(const Assimp::Importer *importer) {
     mOptions = SlMeshSceneOptions();
     mOptionError.clear();
 
@@ -157,7 +156,7 @@ void SlMeshImporter::InternReadFile(const std::string &file, aiScene *scene, Ass
     SlMeshSceneOptions options = mOptions;
     options.rootName = RootName(file);
     BuildSlMeshScene(asset, options, scene);
-    FinishImportedScene(scene, slmesh::kFormatName, mLimits);
+    FinishImportedScene(scene, slmesh::kFormatName, limits());
 }
 
 } // namespace gamefmt::glue

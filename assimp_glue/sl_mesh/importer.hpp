@@ -4,31 +4,28 @@
 
 #include "assimp_glue/sl_mesh/scene.hpp"
 
-#include "assimp_glue/common/import_guard.hpp"
-
-#include <assimp/BaseImporter.h>
-#include <assimp/importerdesc.h>
+#include "assimp_glue/common/format_importer.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace gamefmt::glue {
 
-class SlMeshImporter : public Assimp::BaseImporter {
+class SlMeshImporter : public FormatImporter {
 public:
+    SlMeshImporter();
     // Name "gamefmt Second Life mesh", extensions "llmesh slm".
     static const aiImporterDesc &Description();
 
-    // By content only (docs/formats/sl-mesh.md §12 CanRead); never throws.
-    bool CanRead(const std::string &file, Assimp::IOSystem *io, bool checkSig) const override;
-    const aiImporterDesc *GetInfo() const override { return &Description(); }
-    void SetupProperties(const Assimp::Importer *importer) override;
-
 protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
+    // By content (docs/formats/sl-mesh.md §12 CanRead).
+    bool detect(const std::uint8_t *data, std::size_t size) const override;
+    // Every GAMEFMT_SLMESH_* import option; a bad value is reported by InternReadFile.
+    void readOptions(const Assimp::Importer *importer) override;
 
 private:
-    ImportLimits mLimits;
     SlMeshSceneOptions mOptions;
     std::size_t mMaxInflated = std::size_t(64) << 20;
     std::size_t mSlmMesh = 0;

@@ -1,0 +1,21 @@
+// FormatImporter: the Assimp overrides every gamefmt importer shares.
+#include "assimp_glue/common/format_importer.hpp"
+
+#include "assimp_glue/common/io_util.hpp"
+
+#include <vector>
+
+namespace gamefmt::glue {
+
+bool FormatImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool /*checkSig*/) const {
+    // ReadHead never throws and returns nothing for a missing file or a null IOSystem.
+    const std::vector<std::uint8_t> head = ReadHead(io, file, mHeadBytes);
+    return detect(head.data(), head.size());
+}
+
+void FormatImporter::SetupProperties(const Assimp::Importer *importer) {
+    mLimits = ReadImportLimits(importer);
+    readOptions(importer);
+}
+
+} // namespace gamefmt::glue
