@@ -2,6 +2,8 @@
 // a real parser would, and keeps just enough of the value tree to look up keys and numbers.
 #pragma once
 
+#include "support/utf8.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -104,23 +106,6 @@ private:
         value.number = std::strtod(mText.substr(start, mPos - start).c_str(), nullptr);
         return true;
     }
-    static void AppendUtf8(std::string &out, std::uint32_t cp) {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xF0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
     bool hex4(std::uint32_t &cp) {
         if (mPos + 4 > mText.size()) return failed("short \\u escape");
         cp = 0;
@@ -186,7 +171,7 @@ private:
                 } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
                     return failed("unpaired surrogate");
                 }
-                AppendUtf8(out, cp);
+                gamefmt::test::AppendUtf8(out, cp);
                 break;
             }
             default:

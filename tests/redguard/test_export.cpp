@@ -35,38 +35,14 @@ namespace fx = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;
 using gamefmt::test::Contains;
 using gamefmt::test::ImportMemory;
+using gamefmt::test::Exported;
 using gamefmt::test::ImportResult;
 
 // ---------------------------------------------------------------- helpers
 
-struct Exported {
-    Bytes bytes;
-    std::string error;
-    bool ok = false;
-};
-
 Exported Export(const aiScene *scene, const char *id, const Assimp::ExportProperties *props = nullptr) {
-    auto exporter = gamefmt::MakeExporter();
-    Exported out;
-    const aiExportDataBlob *blob = exporter->ExportToBlob(scene, id, 0u, props);
-    if (blob == nullptr) {
-        out.error = exporter->GetErrorString();
-        return out;
-    }
-    const auto *data = static_cast<const std::uint8_t *>(blob->data);
-    out.bytes.assign(data, data + blob->size);
-    out.ok = true;
-    return out;
+    return gamefmt::test::ExportScene(scene, id, props);
 }
-
-bool ImporterReady() {
-    for (const gamefmt::FormatInfo &format : gamefmt::Formats())
-        if (format.name == "gamefmt Redguard model") return format.readable;
-    return false;
-}
-
-#define REQUIRE_RG_IMPORTER()                                                                                          \
-    if (!ImporterReady()) GTEST_SKIP() << "the Redguard importer is not registered yet"
 
 rg::RG3DModel Read(const Bytes &b) {
     return rg::ReadModel(b.data(), b.size());
@@ -261,7 +237,6 @@ TEST(RgExport, RegisteredAsRg3dAndRg3dc) {
 // ---------------------------------------------------------------- round trips through the importer
 
 TEST(RgExport, Triangle246V50RoundTripsByteExact) {
-    REQUIRE_RG_IMPORTER();
     const Bytes file = fx::Triangle246V50();
     const ImportResult in = ImportMemory(file, "3d");
     ASSERT_TRUE(in) << in.error;
@@ -271,7 +246,6 @@ TEST(RgExport, Triangle246V50RoundTripsByteExact) {
 }
 
 TEST(RgExport, Triangle198ExportedAsV40IsByteExact) {
-    REQUIRE_RG_IMPORTER();
     const Bytes file = fx::Triangle198V40();
     const ImportResult in = ImportMemory(file, "3d");
     ASSERT_TRUE(in) << in.error;
@@ -283,7 +257,6 @@ TEST(RgExport, Triangle198ExportedAsV40IsByteExact) {
 }
 
 TEST(RgExport, PolygonZooRoundTripsFacesTexturesUVsAndSection4) {
-    REQUIRE_RG_IMPORTER();
     const Bytes file = fx::Generate(fx::PolygonZoo()); // includes a concave face the importer ear-clips
     const ImportResult in = ImportMemory(file, "3d");
     ASSERT_TRUE(in) << in.error;
@@ -314,7 +287,6 @@ TEST(RgExport, PolygonZooRoundTripsFacesTexturesUVsAndSection4) {
 // all name faces; a run longer than a group can hold, or backwards, makes the text malformed (one group of
 // every face is written, with a warning).
 TEST(RgExport, Section4ReferenceFormsNameFaces) {
-    REQUIRE_RG_IMPORTER();
     const Bytes file = fx::Generate(fx::PolygonZoo());
     const ImportResult in = ImportMemory(file, "3d");
     ASSERT_TRUE(in) << in.error;
@@ -353,7 +325,6 @@ TEST(RgExport, Section4ReferenceFormsNameFaces) {
 TEST(RgExport, TangledPolygonsComeBackWhole) {
     // The importer ear-clips faces 0-2 (rg.face_order "0x5,1x3,2x3"); the exporter joins them again: the same
     // faces, corners in the same order, the same vertices.
-    REQUIRE_RG_IMPORTER();
     const Bytes file = fx::Generate(fx::TangledPolygons());
     const ImportResult in = ImportMemory(file, "3d");
     ASSERT_TRUE(in) << in.error;
@@ -366,7 +337,6 @@ TEST(RgExport, TangledPolygonsComeBackWhole) {
 }
 
 TEST(RgExport, PolygonZooAsV40KeepsItsTableAndDropsSection4) {
-    REQUIRE_RG_IMPORTER();
     const Bytes file = fx::Generate(fx::PolygonZoo());
     const ImportResult in = ImportMemory(file, "3d");
     ASSERT_TRUE(in) << in.error;
@@ -383,7 +353,6 @@ TEST(RgExport, PolygonZooAsV40KeepsItsTableAndDropsSection4) {
 }
 
 TEST(RgExport, RobSegmentsMergeIntoOneModel) {
-    REQUIRE_RG_IMPORTER();
     const Bytes tri = fx::Triangle198V40();
     const ImportResult in = ImportMemory(fx::GenerateRob({{"A", 0, tri}, {"B", 0, fx::Triangle246V50()}}), "rob");
     ASSERT_TRUE(in) << in.error;
@@ -397,7 +366,6 @@ TEST(RgExport, RobSegmentsMergeIntoOneModel) {
 }
 
 TEST(RgExport, AnimatedType2RoundTripsAsRg3dc) {
-    REQUIRE_RG_IMPORTER();
     fx::GenModel clean = fx::AnimatedType2();
     clean.packedNormalJunkBits = 0;
     const Bytes file = fx::Generate(clean);
@@ -430,7 +398,6 @@ TEST(RgExport, AnimatedType2RoundTripsAsRg3dc) {
 }
 
 TEST(RgExport, BaseFrameOptionStillExportsFrame0AsBase) {
-    REQUIRE_RG_IMPORTER();
     fx::GenModel clean = fx::AnimatedType2();
     clean.packedNormalJunkBits = 0;
     const Bytes file = fx::Generate(clean);
@@ -447,7 +414,6 @@ TEST(RgExport, BaseFrameOptionStillExportsFrame0AsBase) {
 // ---------------------------------------------------------------- scenes from elsewhere
 
 TEST(RgExport, CubeObjKeepsGeometry) {
-    REQUIRE_RG_IMPORTER();
     const ImportResult obj = gamefmt::test::ImportFile(gamefmt::test::TestDataDir() / "cube.obj");
     ASSERT_TRUE(obj) << obj.error;
     const Exported out = Export(obj.scene, "rg3d");
@@ -471,7 +437,6 @@ TEST(RgExport, CubeObjKeepsGeometry) {
 }
 
 TEST(RgExport, BuiltSceneKeepsGeometryAndMaterials) {
-    REQUIRE_RG_IMPORTER();
     aiMatrix4x4 transform;
     aiMatrix4x4::Translation(aiVector3D(0.5f, 0.125f, -1), transform);
     const auto scene = TwoMaterialScene(transform);
@@ -630,7 +595,6 @@ TEST(RgExport, MorphKeysSelectFrames) {
 }
 
 TEST(RgExport, V27ModelsGetV5TextureValues) {
-    REQUIRE_RG_IMPORTER();
     const ImportResult in = ImportMemory(fx::TriangleV27(), "3d");
     ASSERT_TRUE(in) << in.error;
     const Exported out = Export(in.scene, "rg3d");

@@ -46,24 +46,8 @@ const char *const kIds[] = {"rbxmesh", "rbxmesh2", "rbxmesh3", "rbxmesh4", "rbxm
 
 // ---------------------------------------------------------------- helpers
 
-struct Exported {
-    std::vector<std::uint8_t> bytes;
-    std::string error;
-    bool ok = false;
-};
-
 Exported Export(const aiScene *scene, const std::string &id, const Assimp::ExportProperties *props = nullptr) {
-    auto exporter = gamefmt::MakeExporter();
-    Exported out;
-    const aiExportDataBlob *blob = exporter->ExportToBlob(scene, id.c_str(), 0u, props);
-    if (blob == nullptr) {
-        out.error = exporter->GetErrorString();
-        return out;
-    }
-    const auto *data = static_cast<const std::uint8_t *>(blob->data);
-    out.bytes.assign(data, data + blob->size);
-    out.ok = true;
-    return out;
+    return ExportScene(scene, id, props);
 }
 
 rb::RobloxMesh Read(const std::vector<std::uint8_t> &bytes) {

@@ -37,6 +37,7 @@ namespace sl = gamefmt::slmesh;
 using gamefmt::glue::ExtractSlMeshInput;
 using gamefmt::glue::SlMeshSceneInput;
 using gamefmt::test::Contains;
+using gamefmt::test::Exported;
 using gamefmt::test::ImportMemory;
 using gamefmt::test::ImportResult;
 using gamefmt::test::Thrown;
@@ -45,38 +46,9 @@ using Bytes = std::vector<std::uint8_t>;
 
 // ---------------------------------------------------------------- export helpers
 
-struct Exported {
-    std::vector<Bytes> files; // the model, then submodel blobs
-    std::vector<std::string> names;
-    std::string error;
-    bool ok = false;
-};
-
 Exported Export(const aiScene *scene, const Assimp::ExportProperties *props = nullptr) {
-    auto exporter = gamefmt::MakeExporter();
-    Exported out;
-    const aiExportDataBlob *blob = exporter->ExportToBlob(scene, "llmesh", 0u, props);
-    if (blob == nullptr) {
-        out.error = exporter->GetErrorString();
-        return out;
-    }
-    for (; blob != nullptr; blob = blob->next) {
-        const auto *data = static_cast<const std::uint8_t *>(blob->data);
-        out.files.emplace_back(data, data + blob->size);
-        out.names.emplace_back(blob->name.C_Str());
-    }
-    out.ok = true;
-    return out;
+    return gamefmt::test::ExportScene(scene, "llmesh", props);
 }
-
-bool ImporterReady() {
-    for (const gamefmt::FormatInfo &format : gamefmt::Formats())
-        if (format.name == "gamefmt Second Life mesh") return format.readable;
-    return false;
-}
-
-#define REQUIRE_SL_IMPORTER()                                                                                          \
-    if (!ImporterReady()) GTEST_SKIP() << "the Second Life mesh importer is not registered yet"
 
 ImportResult ImportLlmesh(const Bytes &bytes, const gamefmt::test::ImporterSetup &setup = {}) {
     return ImportMemory(bytes, "llmesh", 0, setup);
@@ -477,7 +449,6 @@ TEST(SlExport, LodOptions) {
 // ---------------------------------------------------------------- round trips through our importer
 
 TEST(SlExport, ObjCubeRoundTripKeepsTrianglesAndCentredPositions) {
-    REQUIRE_SL_IMPORTER();
     const ImportResult source =
         gamefmt::test::ImportFile(gamefmt::test::TestDataDir() / "cube.obj", aiProcess_Triangulate);
     ASSERT_TRUE(source) << source.error;
@@ -501,7 +472,6 @@ TEST(SlExport, ObjCubeRoundTripKeepsTrianglesAndCentredPositions) {
 }
 
 TEST(SlExport, SceneRoundTripRestoresSizeUvsAndMaterials) {
-    REQUIRE_SL_IMPORTER();
     aiMatrix4x4 t, s;
     aiMatrix4x4::Translation(aiVector3D(5, -2, 1), t);
     aiMatrix4x4::Scaling(aiVector3D(2, 0.5f, 3), s);
@@ -573,7 +543,6 @@ std::unique_ptr<aiScene> RiggedScene(const char *third = "lShldr") {
 }
 
 TEST(SlExport, RiggedRoundTripKeepsJointsBindMatricesAndWeights) {
-    REQUIRE_SL_IMPORTER();
     auto scene = RiggedScene();
     const SlMeshSceneInput in = ExtractSlMeshInput(*scene);
     EXPECT_EQ(in.input.jointNames, (std::vector<std::string>{"mPelvis", "mTorso", "mShoulderLeft"}));
@@ -661,7 +630,6 @@ Bytes FourLodAsset() {
 }
 
 TEST(SlExport, ImportedAllLodsSceneReExportsItsFourLevels) {
-    REQUIRE_SL_IMPORTER();
     const Bytes original = FourLodAsset();
     const sl::SLMeshAsset before = ReadBack(original);
     std::size_t counts[4];
@@ -690,7 +658,6 @@ TEST(SlExport, ImportedAllLodsSceneReExportsItsFourLevels) {
 }
 
 TEST(SlExport, ZUpImportReExportsTheSameCoordinates) {
-    REQUIRE_SL_IMPORTER();
     const Bytes original = FourLodAsset();
     const sl::SLMeshAsset before = ReadBack(original);
     for (bool yUp : {true, false}) {

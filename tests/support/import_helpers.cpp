@@ -46,6 +46,24 @@ ImportResult ImportMemory(const std::vector<std::uint8_t> &bytes, const std::str
         setup);
 }
 
+Exported ExportScene(const aiScene *scene, const std::string &formatId, const Assimp::ExportProperties *props) {
+    const std::unique_ptr<Assimp::Exporter> exporter = gamefmt::MakeExporter();
+    Exported out;
+    const aiExportDataBlob *blob = exporter->ExportToBlob(scene, formatId.c_str(), 0u, props);
+    if (blob == nullptr) {
+        out.error = exporter->GetErrorString();
+        return out;
+    }
+    for (; blob != nullptr; blob = blob->next) {
+        const auto *data = static_cast<const std::uint8_t *>(blob->data);
+        out.files.emplace_back(data, data + blob->size);
+        out.names.emplace_back(blob->name.C_Str());
+    }
+    out.bytes = out.files.front();
+    out.ok = true;
+    return out;
+}
+
 std::filesystem::path TestDataDir() {
     return std::filesystem::path(GAMEFMT_SOURCE_DIR) / "testdata";
 }

@@ -2,6 +2,7 @@
 // aiProcess_ValidateDataStructure (plus extra-verbose re-validation), collecting validation warnings.
 #pragma once
 
+#include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
@@ -33,6 +34,17 @@ ImportResult ImportFile(const std::filesystem::path &path, unsigned flags = 0, c
 // Reads `bytes` with ReadFileFromMemory and the extension hint `hint` ("mesh", "obj", ...).
 ImportResult ImportMemory(const std::vector<std::uint8_t> &bytes, const std::string &hint, unsigned flags = 0,
                           const ImporterSetup &setup = {});
+
+// One export through a fresh Exporter with gamefmt registered: every blob the exporter wrote (the main file
+// first, then e.g. submodels), or the exporter's error.
+struct Exported {
+    std::vector<std::uint8_t> bytes;              // the main file (files[0])
+    std::vector<std::vector<std::uint8_t>> files; // every blob, in the exporter's order
+    std::vector<std::string> names;               // their aiExportDataBlob names
+    std::string error;                            // Exporter::GetErrorString() on failure
+    bool ok = false;
+};
+Exported ExportScene(const aiScene *scene, const std::string &formatId, const Assimp::ExportProperties *props = nullptr);
 
 // The project's testdata/ folder.
 std::filesystem::path TestDataDir();

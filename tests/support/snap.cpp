@@ -2,6 +2,8 @@
 // rbx-dom's snapshots use.
 #include "support/snap.hpp"
 
+#include "support/utf8.hpp"
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -17,24 +19,6 @@ struct Line {
 
 [[noreturn]] void Fail(int line, const std::string &what) {
     throw std::runtime_error("snap line " + std::to_string(line) + ": " + what);
-}
-
-void AppendUtf8(std::string &out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 int HexDigit(char c) {

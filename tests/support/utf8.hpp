@@ -1,0 +1,28 @@
+// Appending a code point as UTF-8, for the tests' own text parsers (mini_json, snap).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gamefmt::test {
+
+// `cp` as 1-4 UTF-8 bytes (no check for surrogates or values past U+10FFFF: the callers pass what they parsed).
+inline void AppendUtf8(std::string &out, std::uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+} // namespace gamefmt::test
