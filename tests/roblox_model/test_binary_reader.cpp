@@ -339,35 +339,18 @@ TEST(RbxBinaryReader, Int64ThreeIntValuesExample) {
 }
 
 // ------------------------------------------------------------------ CFrame rotation ids (§2.5)
-struct RotationRow {
-    std::uint8_t id;
-    std::array<float, 9> m;
-};
-// The §2.5 table, rows R0 | R1 | R2.
-const RotationRow kRotations[24] = {
-    {0x02, {1, 0, 0, 0, 1, 0, 0, 0, 1}},    {0x03, {1, 0, 0, 0, 0, -1, 0, 1, 0}},
-    {0x05, {1, 0, 0, 0, -1, 0, 0, 0, -1}},  {0x06, {1, 0, 0, 0, 0, 1, 0, -1, 0}},
-    {0x07, {0, 1, 0, 1, 0, 0, 0, 0, -1}},   {0x09, {0, 0, 1, 1, 0, 0, 0, 1, 0}},
-    {0x0A, {0, -1, 0, 1, 0, 0, 0, 0, 1}},   {0x0C, {0, 0, -1, 1, 0, 0, 0, -1, 0}},
-    {0x0D, {0, 1, 0, 0, 0, 1, 1, 0, 0}},    {0x0E, {0, 0, -1, 0, 1, 0, 1, 0, 0}},
-    {0x10, {0, -1, 0, 0, 0, -1, 1, 0, 0}},  {0x11, {0, 0, 1, 0, -1, 0, 1, 0, 0}},
-    {0x14, {-1, 0, 0, 0, 1, 0, 0, 0, -1}},  {0x15, {-1, 0, 0, 0, 0, 1, 0, 1, 0}},
-    {0x17, {-1, 0, 0, 0, -1, 0, 0, 0, 1}},  {0x18, {-1, 0, 0, 0, 0, -1, 0, -1, 0}},
-    {0x19, {0, 1, 0, -1, 0, 0, 0, 0, 1}},   {0x1B, {0, 0, -1, -1, 0, 0, 0, 1, 0}},
-    {0x1C, {0, -1, 0, -1, 0, 0, 0, 0, -1}}, {0x1E, {0, 0, 1, -1, 0, 0, 0, -1, 0}},
-    {0x1F, {0, 1, 0, 0, 0, -1, -1, 0, 0}},  {0x20, {0, 0, 1, 0, 1, 0, -1, 0, 0}},
-    {0x22, {0, -1, 0, 0, 0, 1, -1, 0, 0}},  {0x23, {0, 0, -1, 0, -1, 0, -1, 0, 0}},
-};
+using gamefmt::fixtures::rbx::kRotationTable;
+using gamefmt::fixtures::rbx::RotationRow;
 
 TEST(RbxBinaryReader, All24RotationIdsFromHandBuiltColumn) {
     Bytes b;
-    for (const RotationRow &r : kRotations) b.push_back(r.id);
+    for (const RotationRow &r : kRotationTable) b.push_back(r.id);
     b.insert(b.end(), 24 * 12, 0x00);
     const auto v = OnePropValues(24, 0x10, b);
     ASSERT_EQ(v.size(), 24u);
     for (std::size_t i = 0; i < 24; ++i) {
-        SCOPED_TRACE(int(kRotations[i].id));
-        EXPECT_EQ(v[i].as<CFrame>().rotation, kRotations[i].m);
+        SCOPED_TRACE(int(kRotationTable[i].id));
+        EXPECT_EQ(v[i].as<CFrame>().rotation, kRotationTable[i].m);
         for (float f : v[i].as<CFrame>().rotation) EXPECT_FALSE(std::signbit(f) && f == 0.0f);
     }
 }
@@ -388,7 +371,7 @@ TEST(RbxBinaryReader, CorpusCFrameSpecialCases) {
     if (!CorpusRoot()) GTEST_SKIP() << "corpus absent";
     const Document d = ReadCorpus("models/cframe-special-cases/binary.rbxm");
     ASSERT_EQ(d.instances.size(), 24u);
-    for (const RotationRow &r : kRotations) {
+    for (const RotationRow &r : kRotationTable) {
         char name[3];
         std::snprintf(name, sizeof name, "%02x", r.id); // the corpus names them in lower case
         const Instance *i = ByName(d, name);
@@ -773,12 +756,12 @@ void CheckAllTypes(const Document &d) {
     EXPECT_EQ(Prop(d, c, "Vector3").as<Vector3>().z, -0.5f);
     EXPECT_EQ(Prop(d, b, "Vector2int16").as<Vector2int16>().x, 32767);
     EXPECT_EQ(Prop(d, b, "Vector2int16").as<Vector2int16>().y, -32768);
-    EXPECT_EQ(Prop(d, a, "CFrame").as<CFrame>().rotation, kRotations[0].m);
+    EXPECT_EQ(Prop(d, a, "CFrame").as<CFrame>().rotation, kRotationTable[0].m);
     EXPECT_EQ(Prop(d, a, "CFrame").as<CFrame>().position.z, 3.0f);
     EXPECT_EQ(Prop(d, b, "CFrame").as<CFrame>().rotation, (std::array<float, 9>{1, 2, 3, 4, 5, 6, 7, 8, 9}));
-    EXPECT_EQ(Prop(d, c, "CFrame").as<CFrame>().rotation, kRotations[23].m);
-    EXPECT_EQ(Prop(d, a, "CFrameQuat").as<CFrame>().rotation, kRotations[8].m);
-    EXPECT_EQ(Prop(d, b, "CFrameQuat").as<CFrame>().rotation, kRotations[0].m);
+    EXPECT_EQ(Prop(d, c, "CFrame").as<CFrame>().rotation, kRotationTable[23].m);
+    EXPECT_EQ(Prop(d, a, "CFrameQuat").as<CFrame>().rotation, kRotationTable[8].m);
+    EXPECT_EQ(Prop(d, b, "CFrameQuat").as<CFrame>().rotation, kRotationTable[0].m);
     EXPECT_EQ(Prop(d, b, "CFrameQuat").as<CFrame>().position.y, 5.0f);
     EXPECT_EQ(Prop(d, c, "Enum").as<EnumValue>().value, 4294967295u);
     EXPECT_EQ(Prop(d, a, "Ref").as<RefValue>().target, 1u);

@@ -6,6 +6,7 @@
 
 #include "common/compression.hpp"
 #include "common/error.hpp"
+#include "fixtures/rbx_fixtures.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_compare.hpp"
 
@@ -552,27 +553,9 @@ TEST(RbxBinaryWriter, OptionalCFrameLayout) {
 // ---------------------------------------------------------------- CFrame rotation ids (§2.5)
 
 TEST(RbxBinaryWriter, AllTwentyFourRotationIds) {
-    // The rows of the §2.5 table, copied from the reference.
-    struct Row {
-        std::uint8_t id;
-        std::array<float, 9> m;
-    };
-    const Row table[] = {
-        {0x02, {1, 0, 0, 0, 1, 0, 0, 0, 1}},    {0x03, {1, 0, 0, 0, 0, -1, 0, 1, 0}},
-        {0x05, {1, 0, 0, 0, -1, 0, 0, 0, -1}},  {0x06, {1, 0, 0, 0, 0, 1, 0, -1, 0}},
-        {0x07, {0, 1, 0, 1, 0, 0, 0, 0, -1}},   {0x09, {0, 0, 1, 1, 0, 0, 0, 1, 0}},
-        {0x0A, {0, -1, 0, 1, 0, 0, 0, 0, 1}},   {0x0C, {0, 0, -1, 1, 0, 0, 0, -1, 0}},
-        {0x0D, {0, 1, 0, 0, 0, 1, 1, 0, 0}},    {0x0E, {0, 0, -1, 0, 1, 0, 1, 0, 0}},
-        {0x10, {0, -1, 0, 0, 0, -1, 1, 0, 0}},  {0x11, {0, 0, 1, 0, -1, 0, 1, 0, 0}},
-        {0x14, {-1, 0, 0, 0, 1, 0, 0, 0, -1}},  {0x15, {-1, 0, 0, 0, 0, 1, 0, 1, 0}},
-        {0x17, {-1, 0, 0, 0, -1, 0, 0, 0, 1}},  {0x18, {-1, 0, 0, 0, 0, -1, 0, -1, 0}},
-        {0x19, {0, 1, 0, -1, 0, 0, 0, 0, 1}},   {0x1B, {0, 0, -1, -1, 0, 0, 0, 1, 0}},
-        {0x1C, {0, -1, 0, -1, 0, 0, 0, 0, -1}}, {0x1E, {0, 0, 1, -1, 0, 0, 0, -1, 0}},
-        {0x1F, {0, 1, 0, 0, 0, -1, -1, 0, 0}},  {0x20, {0, 0, 1, 0, 1, 0, -1, 0, 0}},
-        {0x22, {0, -1, 0, 0, 0, 1, -1, 0, 0}},  {0x23, {0, 0, -1, 0, -1, 0, -1, 0, 0}},
-    };
+    const auto &table = gamefmt::fixtures::rbx::kRotationTable; // the §2.5 rows
     std::vector<Value> values;
-    for (const Row &r : table) {
+    for (const auto &r : table) {
         EXPECT_EQ(RbxRotationId(r.m), r.id) << int(r.id);
         CFrame c;
         c.rotation = r.m;
