@@ -34,8 +34,8 @@ namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;
 using gamefmt::test::Contains;
-using gamefmt::test::ImportMemory;
 using gamefmt::test::Exported;
+using gamefmt::test::ImportMemory;
 using gamefmt::test::ImportResult;
 
 // ---------------------------------------------------------------- helpers

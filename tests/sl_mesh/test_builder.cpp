@@ -43,6 +43,20 @@ void Real(Bytes &out, std::initializer_list<int> be8) {
     Append(out, be8);
 }
 
+// A "<name>Domain" map: {Max: [n × max], Min: [n × min]}, each value an 8-byte big-endian real.
+void Domain(Bytes &out, const char *name, int n, std::initializer_list<int> max, std::initializer_list<int> min) {
+    Key(out, name);
+    Append(out, {0x7B, 0, 0, 0, 2});
+    Key(out, "Max");
+    Append(out, {0x5B, 0, 0, 0, n});
+    for (int i = 0; i < n; ++i) Real(out, max);
+    Append(out, {0x5D});
+    Key(out, "Min");
+    Append(out, {0x5B, 0, 0, 0, n});
+    for (int i = 0; i < n; ++i) Real(out, min);
+    Append(out, {0x5D, 0x7D});
+}
+
 // §11.2, typed in from the reference: 338 bytes.
 Bytes ReferenceTriangleLod() {
     Bytes b;
@@ -54,28 +68,10 @@ Bytes ReferenceTriangleLod() {
     Key(b, "Position");
     Append(b, {0x62, 0, 0, 0, 0x12});
     Append(b, {0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF});
-    Key(b, "PositionDomain");
-    Append(b, {0x7B, 0, 0, 0, 2});
-    Key(b, "Max");
-    Append(b, {0x5B, 0, 0, 0, 3});
-    for (int i = 0; i < 3; ++i) Real(b, {0x3F, 0xE0, 0, 0, 0, 0, 0, 0});
-    Append(b, {0x5D});
-    Key(b, "Min");
-    Append(b, {0x5B, 0, 0, 0, 3});
-    for (int i = 0; i < 3; ++i) Real(b, {0xBF, 0xE0, 0, 0, 0, 0, 0, 0});
-    Append(b, {0x5D, 0x7D});
+    Domain(b, "PositionDomain", 3, {0x3F, 0xE0, 0, 0, 0, 0, 0, 0}, {0xBF, 0xE0, 0, 0, 0, 0, 0, 0}); // ±0.5
     Key(b, "TexCoord0");
     Append(b, {0x62, 0, 0, 0, 0x0C, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0xFF});
-    Key(b, "TexCoord0Domain");
-    Append(b, {0x7B, 0, 0, 0, 2});
-    Key(b, "Max");
-    Append(b, {0x5B, 0, 0, 0, 2});
-    for (int i = 0; i < 2; ++i) Real(b, {0x3F, 0xF0, 0, 0, 0, 0, 0, 0});
-    Append(b, {0x5D});
-    Key(b, "Min");
-    Append(b, {0x5B, 0, 0, 0, 2});
-    for (int i = 0; i < 2; ++i) Real(b, {0, 0, 0, 0, 0, 0, 0, 0});
-    Append(b, {0x5D, 0x7D});
+    Domain(b, "TexCoord0Domain", 2, {0x3F, 0xF0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}); // 0-1
     Key(b, "TriangleList");
     Append(b, {0x62, 0, 0, 0, 6, 0, 0, 1, 0, 2, 0});
     Append(b, {0x7D, 0x5D});

@@ -159,6 +159,22 @@ WeightRecord Record(std::initializer_list<std::pair<int, std::uint16_t>> list) {
     return r;
 }
 
+// The triangle weighted to two joints (by default vertex 0 to joint 0, vertices 1 and 2 to joint 1).
+SLMeshAsset TwoJointTriangle(const std::vector<std::string> &joints, const std::vector<Matrix16> &inverseBind,
+                             const std::vector<WeightRecord> &weights = {Record({{0, 65535}}), Record({{1, 65535}}),
+                                                                         Record({{1, 65535}})}) {
+    SLMeshAsset asset;
+    Face face = TriangleFace();
+    face.hasWeights = true;
+    face.weights = weights;
+    asset.lods[kHighLod] = Lod{{face}};
+    Skin skin;
+    skin.jointNames = joints;
+    skin.inverseBind = inverseBind;
+    asset.skin = skin;
+    return asset;
+}
+
 SLMeshAsset StaticAsset() {
     SLMeshAsset asset;
     asset.lods[kHighLod] = Lod{{TriangleFace()}};
@@ -446,16 +462,9 @@ TEST(SlScene, WeightsAreRenormalisedAndZeroWeightBonesKept) {
 }
 
 TEST(SlScene, ExactRenormalisationOfRawWeights) {
-    SLMeshAsset asset;
-    Face face = TriangleFace();
-    face.hasWeights = true;
-    face.weights = {Record({{0, 30000}, {1, 10000}}), Record({{1, 65535}}), Record({{0, 0}, {1, 100}})};
-    asset.lods[kHighLod] = Lod{{face}};
-    Skin skin;
-    skin.jointNames = {"mPelvis", "mTorso"};
-    skin.inverseBind = {TranslationMatrix(0, 0, -1.067), TranslationMatrix(0, 0, -1.151)};
-    asset.skin = skin;
-    const ImportResult r = ImportAsset(asset);
+    const ImportResult r = ImportAsset(
+        TwoJointTriangle({"mPelvis", "mTorso"}, {TranslationMatrix(0, 0, -1.067), TranslationMatrix(0, 0, -1.151)},
+                         {Record({{0, 30000}, {1, 10000}}), Record({{1, 65535}}), Record({{0, 0}, {1, 100}})}));
     ExpectClean(r);
     const aiMesh *m = r.scene->mMeshes[0];
     ASSERT_EQ(m->mNumBones, 2u);
@@ -471,16 +480,9 @@ TEST(SlScene, ExactRenormalisationOfRawWeights) {
 }
 
 TEST(SlScene, UnknownJointBecomesARootChildAtItsInverseBind) {
-    SLMeshAsset asset;
-    Face face = TriangleFace();
-    face.hasWeights = true;
-    face.weights = {Record({{0, 65535}}), Record({{1, 65535}}), Record({{1, 30000}, {0, 30000}})};
-    asset.lods[kHighLod] = Lod{{face}};
-    Skin skin;
-    skin.jointNames = {"mPelvis", "myTail"};
-    skin.inverseBind = {TranslationMatrix(0, 0, -1.067), TranslationMatrix(-0.25, 0, -0.5)};
-    asset.skin = skin;
-    const ImportResult r = ImportAsset(asset);
+    const ImportResult r = ImportAsset(
+        TwoJointTriangle({"mPelvis", "myTail"}, {TranslationMatrix(0, 0, -1.067), TranslationMatrix(-0.25, 0, -0.5)},
+                         {Record({{0, 65535}}), Record({{1, 65535}}), Record({{1, 30000}, {0, 30000}})}));
     ExpectClean(r);
     const aiNode *root = r.scene->mRootNode;
     EXPECT_EQ(ChildNames(root), (std::vector<std::string>{"high_lod", "mPelvis", "myTail"}));
@@ -493,16 +495,8 @@ TEST(SlScene, UnknownJointBecomesARootChildAtItsInverseBind) {
 }
 
 TEST(SlScene, RepeatedJointNameGetsANodeOfItsOwn) {
-    SLMeshAsset asset;
-    Face face = TriangleFace();
-    face.hasWeights = true;
-    face.weights = {Record({{0, 65535}}), Record({{1, 65535}}), Record({{1, 65535}})};
-    asset.lods[kHighLod] = Lod{{face}};
-    Skin skin;
-    skin.jointNames = {"mPelvis", "mPelvis"};
-    skin.inverseBind = {TranslationMatrix(0, 0, -1.067), TranslationMatrix(0, 0, -1.0)};
-    asset.skin = skin;
-    const ImportResult r = ImportAsset(asset);
+    const ImportResult r = ImportAsset(
+        TwoJointTriangle({"mPelvis", "mPelvis"}, {TranslationMatrix(0, 0, -1.067), TranslationMatrix(0, 0, -1.0)}));
     ExpectClean(r); // bone names stay unique per mesh and each matches one node
     const aiMesh *m = r.scene->mMeshes[0];
     EXPECT_STREQ(m->mBones[0]->mName.C_Str(), "mPelvis");
@@ -516,18 +510,11 @@ TEST(SlScene, RepeatedJointNameGetsANodeOfItsOwn) {
 }
 
 TEST(SlScene, AliasesAndOverridesPlaceJoints) {
-    SLMeshAsset asset;
-    Face face = TriangleFace();
-    face.hasWeights = true;
-    face.weights = {Record({{0, 65535}}), Record({{1, 65535}}), Record({{1, 65535}})};
-    asset.lods[kHighLod] = Lod{{face}};
-    Skin skin;
-    skin.jointNames = {"hip", "avatar_mTorso"};
-    skin.inverseBind = {TranslationMatrix(0, 0, -1.067), TranslationMatrix(0, 0, -1.151)};
+    SLMeshAsset asset =
+        TwoJointTriangle({"hip", "avatar_mTorso"}, {TranslationMatrix(0, 0, -1.067), TranslationMatrix(0, 0, -1.151)});
     // Joint position overrides: e[12..14] is the local position, used as is (no inversion).
-    skin.altInverseBind = {TranslationMatrix(0, 0, 1.2), TranslationMatrix(0.05, 0, 0.1)};
-    skin.hasAltInverseBind = true;
-    asset.skin = skin;
+    asset.skin->altInverseBind = {TranslationMatrix(0, 0, 1.2), TranslationMatrix(0.05, 0, 0.1)};
+    asset.skin->hasAltInverseBind = true;
     const ImportResult r = ImportAsset(asset);
     ExpectClean(r);
     const aiMesh *m = r.scene->mMeshes[0];

@@ -44,7 +44,8 @@ struct Exported {
     std::string error;                            // Exporter::GetErrorString() on failure
     bool ok = false;
 };
-Exported ExportScene(const aiScene *scene, const std::string &formatId, const Assimp::ExportProperties *props = nullptr);
+Exported ExportScene(const aiScene *scene, const std::string &formatId,
+                     const Assimp::ExportProperties *props = nullptr);
 
 // The project's testdata/ folder.
 std::filesystem::path TestDataDir();
