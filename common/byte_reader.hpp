@@ -2,6 +2,8 @@
 // FormatError (format name, problem, absolute byte offset) instead of reading past the end.
 #pragma once
 
+#include "common/bit_cast.hpp"
+
 #include "common/error.hpp"
 
 #include <cstddef>
@@ -155,12 +157,6 @@ private:
         T v = 0;
         for (std::size_t i = 0; i < sizeof(T); ++i) v = static_cast<T>((v << 8) | p[i]);
         return v;
-    }
-    template <typename To, typename From> static To BitCast(From from) {
-        static_assert(sizeof(To) == sizeof(From), "size mismatch");
-        To to;
-        std::memcpy(&to, &from, sizeof(To));
-        return to;
     }
 
     const std::uint8_t *mData;

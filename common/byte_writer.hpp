@@ -1,6 +1,8 @@
 // An appending little/big-endian byte writer, the mirror of ByteReader, used by every codec's writer.
 #pragma once
 
+#include "common/bit_cast.hpp"
+
 #include "common/error.hpp"
 
 #include <cstddef>
@@ -95,12 +97,6 @@ private:
         std::uint8_t b[sizeof(T)];
         for (std::size_t i = 0; i < sizeof(T); ++i) b[i] = static_cast<std::uint8_t>(v >> (8 * (sizeof(T) - 1 - i)));
         mData.insert(mData.end(), b, b + sizeof(T));
-    }
-    template <typename To, typename From> static To BitCast(From from) {
-        static_assert(sizeof(To) == sizeof(From), "size mismatch");
-        To to;
-        std::memcpy(&to, &from, sizeof(To));
-        return to;
     }
 
     std::vector<std::uint8_t> mData;

@@ -1,6 +1,7 @@
 // Tests for ByteReader: every accessor's value, every end-of-data case, and absolute error offsets.
 #include "common/byte_reader.hpp"
 
+#include "support/bits.hpp"
 #include "support/expect_error.hpp"
 
 #include <gtest/gtest.h>
@@ -18,21 +19,13 @@ using gamefmt::FormatError;
 
 namespace {
 
+using gamefmt::test::DoubleBits;
+using gamefmt::test::FloatBits;
+
 using gamefmt::test::Contains;
 using gamefmt::test::Thrown;
 
 using Bytes = std::vector<std::uint8_t>;
-
-std::uint32_t FloatBits(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-std::uint64_t DoubleBits(double d) {
-    std::uint64_t u;
-    std::memcpy(&u, &d, 8);
-    return u;
-}
 
 struct Accessor {
     const char *name;

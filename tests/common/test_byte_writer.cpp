@@ -3,6 +3,7 @@
 #include "common/byte_reader.hpp"
 #include "common/byte_writer.hpp"
 
+#include "support/bits.hpp"
 #include "support/expect_error.hpp"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,11 @@ using gamefmt::FormatError;
 
 namespace {
 
+using gamefmt::test::DoubleBits;
+using gamefmt::test::DoubleFromBits;
+using gamefmt::test::FloatBits;
+using gamefmt::test::FloatFromBits;
+
 using gamefmt::test::Contains;
 using gamefmt::test::Thrown;
 
@@ -30,27 +36,6 @@ template <typename F> Bytes Written(F &&f) {
     ByteWriter w;
     f(w);
     return w.bytes();
-}
-
-float FloatFromBits(std::uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-double DoubleFromBits(std::uint64_t u) {
-    double d;
-    std::memcpy(&d, &u, 8);
-    return d;
-}
-std::uint32_t FloatBits(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-std::uint64_t DoubleBits(double d) {
-    std::uint64_t u;
-    std::memcpy(&u, &d, 8);
-    return u;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // Tests for common/text_number: parsing rules, range errors, INF/NAN spelling, shortest printing and
 // bit-exact round trips over sampled float and double bit patterns.
 #include "common/text_number.hpp"
+#include "support/bits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,26 +16,10 @@ using namespace gamefmt;
 
 namespace {
 
-std::uint32_t FloatBits(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-float FloatFromBits(std::uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-std::uint64_t DoubleBits(double d) {
-    std::uint64_t u;
-    std::memcpy(&u, &d, 8);
-    return u;
-}
-double DoubleFromBits(std::uint64_t u) {
-    double d;
-    std::memcpy(&d, &u, 8);
-    return d;
-}
+using gamefmt::test::DoubleBits;
+using gamefmt::test::DoubleFromBits;
+using gamefmt::test::FloatBits;
+using gamefmt::test::FloatFromBits;
 
 // The float `s` parses to, as bits; fails the test when it does not parse.
 std::uint32_t FloatParsedBits(const char *s) {

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "importers/roblox_model/binary_primitives.hpp"
 #include "importers/roblox_model/reader.hpp"
+#include "support/bits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,8 @@
 
 namespace {
 
+using gamefmt::test::FloatBits;
+
 namespace fs = std::filesystem;
 namespace fx = gamefmt::fixtures::rbx;
 namespace bin = gamefmt::rbx::bin;
@@ -42,12 +45,6 @@ using Bytes = std::vector<std::uint8_t>;
 
 Document Read(const Bytes &b, const ReadOptions &o = {}) {
     return ReadBinary(b.data(), b.size(), o);
-}
-
-std::uint32_t FloatBits(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
 }
 
 const Instance *ByName(const Document &d, const std::string &name) {
