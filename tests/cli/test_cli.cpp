@@ -35,13 +35,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using gamefmt::test::ReadBytes;
-using gamefmt::test::ScratchDir;
-using gamefmt::test::TestDataDir;
-using gamefmt::test::WriteText;
-
-using gamefmt::test::Cli;
-using gamefmt::test::CliResult;
+using namespace gamefmt::test;
 
 std::string Cube() {
     return (TestDataDir() / "cube.obj").string();

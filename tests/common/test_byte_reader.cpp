@@ -19,11 +19,7 @@ using gamefmt::FormatError;
 
 namespace {
 
-using gamefmt::test::DoubleBits;
-using gamefmt::test::FloatBits;
-
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 using Bytes = std::vector<std::uint8_t>;
 

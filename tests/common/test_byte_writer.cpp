@@ -21,13 +21,7 @@ using gamefmt::FormatError;
 
 namespace {
 
-using gamefmt::test::DoubleBits;
-using gamefmt::test::DoubleFromBits;
-using gamefmt::test::FloatBits;
-using gamefmt::test::FloatFromBits;
-
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 using Bytes = std::vector<std::uint8_t>;
 

@@ -26,8 +26,7 @@ using gamefmt::InflateZlibUnknownSize;
 
 namespace {
 
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 using Bytes = std::vector<std::uint8_t>;
 

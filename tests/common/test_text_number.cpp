@@ -16,10 +16,7 @@ using namespace gamefmt;
 
 namespace {
 
-using gamefmt::test::DoubleBits;
-using gamefmt::test::DoubleFromBits;
-using gamefmt::test::FloatBits;
-using gamefmt::test::FloatFromBits;
+using namespace gamefmt::test;
 
 // The float `s` parses to, as bits; fails the test when it does not parse.
 std::uint32_t FloatParsedBits(const char *s) {

@@ -33,10 +33,7 @@ namespace {
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;
-using gamefmt::test::Contains;
-using gamefmt::test::Exported;
-using gamefmt::test::ImportMemory;
-using gamefmt::test::ImportResult;
+using namespace gamefmt::test;
 
 // ---------------------------------------------------------------- helpers
 

@@ -21,8 +21,7 @@
 namespace {
 
 using gamefmt::FormatError;
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 using Bytes = std::vector<std::uint8_t>;
 namespace rg = gamefmt::fixtures::rg;
 namespace red = gamefmt::redguard;

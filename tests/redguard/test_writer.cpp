@@ -23,8 +23,7 @@ namespace {
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 void PutU32(Bytes &b, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));

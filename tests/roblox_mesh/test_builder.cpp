@@ -24,8 +24,7 @@
 
 using namespace gamefmt::rbxmesh;
 using gamefmt::FormatError;
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 namespace {
 

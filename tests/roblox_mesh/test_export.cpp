@@ -65,11 +65,6 @@ std::vector<std::size_t> LevelFaceCounts(const rb::RobloxMesh &mesh) {
     return counts;
 }
 
-using gamefmt::test::AddChildren;
-using gamefmt::test::AddMaterials;
-using gamefmt::test::SetMeshes;
-using gamefmt::test::SetMeshList;
-
 // One triangle (or a polygon of `corners` vertices on the unit circle) with normals +Z, UVs and tangents.
 aiMesh *Polygon(unsigned corners = 3, bool withTangents = true) {
     auto *mesh = new aiMesh();

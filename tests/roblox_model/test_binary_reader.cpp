@@ -32,14 +32,12 @@
 
 namespace {
 
-using gamefmt::test::FloatBits;
+using namespace gamefmt::test;
 
 namespace fs = std::filesystem;
 namespace fx = gamefmt::fixtures::rbx;
 namespace bin = gamefmt::rbx::bin;
 using gamefmt::FormatError;
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
 using namespace gamefmt::rbx;
 using Bytes = std::vector<std::uint8_t>;
 

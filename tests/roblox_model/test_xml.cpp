@@ -22,8 +22,7 @@ namespace gamefmt::rbx {
 namespace {
 
 namespace fs = std::filesystem;
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 Document Read(const std::string &xml) {
     return ReadXml(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size());

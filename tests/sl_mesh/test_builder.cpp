@@ -22,8 +22,7 @@ namespace {
 
 using namespace gamefmt;
 using namespace gamefmt::slmesh;
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 using Bytes = std::vector<std::uint8_t>;
 

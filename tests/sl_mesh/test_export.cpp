@@ -36,11 +36,7 @@ namespace {
 namespace sl = gamefmt::slmesh;
 using gamefmt::glue::ExtractSlMeshInput;
 using gamefmt::glue::SlMeshSceneInput;
-using gamefmt::test::Contains;
-using gamefmt::test::Exported;
-using gamefmt::test::ImportMemory;
-using gamefmt::test::ImportResult;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 
 using Bytes = std::vector<std::uint8_t>;
 
@@ -55,11 +51,6 @@ ImportResult ImportLlmesh(const Bytes &bytes, const gamefmt::test::ImporterSetup
 }
 
 // ---------------------------------------------------------------- scene building
-
-using gamefmt::test::AddChildren;
-using gamefmt::test::AddMaterials;
-using gamefmt::test::SetMeshes;
-using gamefmt::test::SetMeshList;
 
 // An axis-aligned box [lo, hi] of 24 vertices (4 per side) with outward normals and UVs, 12 triangles.
 aiMesh *Box(const aiVector3D &lo, const aiVector3D &hi, unsigned material = 0) {

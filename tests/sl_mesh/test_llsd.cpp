@@ -23,8 +23,7 @@ using gamefmt::slmesh::LLSDParseResult;
 using gamefmt::slmesh::LLSDType;
 using gamefmt::slmesh::ParseBinaryLLSD;
 using gamefmt::slmesh::WriteBinaryLLSD;
-using gamefmt::test::Contains;
-using gamefmt::test::Thrown;
+using namespace gamefmt::test;
 using Bytes = std::vector<std::uint8_t>;
 
 // Hex digits with any whitespace between them ("6B 00000006 4E 6F").
