@@ -10,6 +10,7 @@
 #include "gamefmt/metadata.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
+#include "support/scene_build.hpp"
 
 #include <assimp/BaseImporter.h>
 #include <assimp/Exporter.hpp>
@@ -39,18 +40,6 @@ namespace rg = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;
 
 // ---------------------------------------------------------------- helpers
-
-const aiNode *Child(const aiNode *node, const std::string &name) {
-    for (unsigned i = 0; i < node->mNumChildren; ++i)
-        if (name == node->mChildren[i]->mName.C_Str()) return node->mChildren[i];
-    return nullptr;
-}
-
-std::vector<std::string> ChildNames(const aiNode *node) {
-    std::vector<std::string> names;
-    for (unsigned i = 0; i < node->mNumChildren; ++i) names.emplace_back(node->mChildren[i]->mName.C_Str());
-    return names;
-}
 
 std::string MetaString(const aiMetadata *md, const char *key) {
     aiString s;

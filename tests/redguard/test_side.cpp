@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/png.hpp"
+#include "fixtures/bytes.hpp"
 #include "fixtures/redguard_fixtures.hpp"
 #include "support/expect_error.hpp"
 
@@ -20,43 +21,13 @@
 
 namespace {
 
+using gamefmt::fixtures::Hex;
+
 using gamefmt::FormatError;
 using namespace gamefmt::test;
 using Bytes = std::vector<std::uint8_t>;
 namespace rg = gamefmt::fixtures::rg;
 namespace red = gamefmt::redguard;
-
-// Hex digits with any whitespace; "quoted" text is appended as ASCII.
-Bytes Hex(const std::string &text) {
-    Bytes out;
-    int high = -1;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '"') {
-            const std::size_t end = text.find('"', i + 1);
-            out.insert(out.end(), text.begin() + static_cast<std::ptrdiff_t>(i + 1),
-                       text.begin() + static_cast<std::ptrdiff_t>(end));
-            i = end;
-            continue;
-        }
-        int v;
-        if (c >= '0' && c <= '9')
-            v = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            v = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            v = c - 'A' + 10;
-        else
-            continue;
-        if (high < 0) {
-            high = v;
-        } else {
-            out.push_back(static_cast<std::uint8_t>(high * 16 + v));
-            high = -1;
-        }
-    }
-    return out;
-}
 
 red::TexBank Bank(const Bytes &b) {
     return red::ReadTexBsi(b.data(), b.size());

@@ -4,6 +4,7 @@
 #include "support/import_helpers.hpp"
 
 #include "common/error.hpp"
+#include "fixtures/bytes.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,8 @@
 
 namespace {
 
+using gamefmt::fixtures::Text;
+
 namespace fx = gamefmt::fixtures::rbxmesh;
 using gamefmt::FormatError;
 using gamefmt::rbxmesh::Face;
@@ -32,10 +35,6 @@ using Bytes = std::vector<std::uint8_t>;
 
 RobloxMesh Read(const Bytes &b) {
     return ReadRobloxMesh(b.data(), b.size());
-}
-
-Bytes Text(const std::string &s) {
-    return Bytes(s.begin(), s.end());
 }
 
 // Reads `b`, expecting a FormatError at `offset` whose message contains `needle`.

@@ -5,6 +5,7 @@
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 
+#include "fixtures/bytes.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 
@@ -26,6 +27,10 @@ using gamefmt::FormatError;
 using namespace gamefmt::test;
 
 namespace {
+
+using gamefmt::fixtures::Text;
+
+using gamefmt::fixtures::Cat;
 
 using Bytes = std::vector<std::uint8_t>;
 
@@ -119,16 +124,6 @@ RobloxMesh Read(const Bytes &bytes) {
 }
 
 // ---------------------------------------------------------------- hand-laid bytes
-
-Bytes Cat(std::initializer_list<Bytes> parts) {
-    Bytes out;
-    for (const Bytes &p : parts) out.insert(out.end(), p.begin(), p.end());
-    return out;
-}
-
-Bytes Text(const std::string &s) {
-    return Bytes(s.begin(), s.end());
-}
 
 // IEEE-754 little-endian bytes of the few floats the tiny meshes use.
 #define F0 0x00, 0x00, 0x00, 0x00

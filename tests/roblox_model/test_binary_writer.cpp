@@ -6,6 +6,7 @@
 
 #include "common/compression.hpp"
 #include "common/error.hpp"
+#include "fixtures/bytes.hpp"
 #include "fixtures/rbx_fixtures.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_compare.hpp"
@@ -31,6 +32,8 @@ using gamefmt::FormatError;
 using Bytes = std::vector<std::uint8_t>;
 
 namespace {
+
+using gamefmt::fixtures::Cat;
 
 struct Chunk {
     std::string name;
@@ -146,11 +149,6 @@ Bytes ColumnBytes(const std::string &prop, const std::vector<Value> &values, std
     return b;
 }
 
-Bytes Cat(std::initializer_list<Bytes> parts) {
-    Bytes out;
-    for (const Bytes &b : parts) out.insert(out.end(), b.begin(), b.end());
-    return out;
-}
 Bytes Str(const std::string &s) {
     Bytes b = {static_cast<std::uint8_t>(s.size()), static_cast<std::uint8_t>(s.size() >> 8),
                static_cast<std::uint8_t>(s.size() >> 16), static_cast<std::uint8_t>(s.size() >> 24)};

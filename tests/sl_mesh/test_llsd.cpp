@@ -3,6 +3,7 @@
 #include "importers/sl_mesh/llsd.hpp"
 
 #include "common/error.hpp"
+#include "fixtures/bytes.hpp"
 #include "support/expect_error.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,12 @@
 
 namespace {
 
+using gamefmt::fixtures::Text;
+
+using gamefmt::fixtures::Cat;
+
+using gamefmt::fixtures::Hex;
+
 using gamefmt::FormatError;
 using gamefmt::slmesh::LLSD;
 using gamefmt::slmesh::LLSDLimits;
@@ -25,43 +32,6 @@ using gamefmt::slmesh::ParseBinaryLLSD;
 using gamefmt::slmesh::WriteBinaryLLSD;
 using namespace gamefmt::test;
 using Bytes = std::vector<std::uint8_t>;
-
-// Hex digits with any whitespace between them ("6B 00000006 4E 6F").
-Bytes Hex(const std::string &text) {
-    Bytes out;
-    int pending = -1;
-    for (const char c : text) {
-        int v;
-        if (c >= '0' && c <= '9')
-            v = c - '0';
-        else if (c >= 'A' && c <= 'F')
-            v = c - 'A' + 10;
-        else if (c >= 'a' && c <= 'f')
-            v = c - 'a' + 10;
-        else if (c == ' ' || c == '\n')
-            continue;
-        else
-            throw std::invalid_argument("bad hex");
-        if (pending < 0) {
-            pending = v;
-        } else {
-            out.push_back(static_cast<std::uint8_t>(pending * 16 + v));
-            pending = -1;
-        }
-    }
-    if (pending >= 0) throw std::invalid_argument("odd hex");
-    return out;
-}
-
-Bytes Cat(std::initializer_list<Bytes> parts) {
-    Bytes out;
-    for (const Bytes &p : parts) out.insert(out.end(), p.begin(), p.end());
-    return out;
-}
-
-Bytes Text(const std::string &s) {
-    return Bytes(s.begin(), s.end());
-}
 
 LLSDParseResult Parse(const Bytes &b, std::size_t baseOffset = 0, const LLSDLimits &limits = {}) {
     return ParseBinaryLLSD(b.data(), b.size(), baseOffset, limits);

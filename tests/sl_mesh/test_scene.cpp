@@ -8,6 +8,7 @@
 #include "importers/sl_mesh/llsd.hpp"
 #include "importers/sl_mesh/skeleton.hpp"
 #include "support/import_helpers.hpp"
+#include "support/scene_build.hpp"
 
 #include <assimp/BaseImporter.h>
 #include <assimp/Exporter.hpp>
@@ -42,18 +43,6 @@ const aiNode *FindNode(const aiNode *node, const std::string &name) {
     for (unsigned i = 0; i < node->mNumChildren; ++i)
         if (const aiNode *found = FindNode(node->mChildren[i], name)) return found;
     return nullptr;
-}
-
-const aiNode *Child(const aiNode *node, const std::string &name) {
-    for (unsigned i = 0; i < node->mNumChildren; ++i)
-        if (name == node->mChildren[i]->mName.C_Str()) return node->mChildren[i];
-    return nullptr;
-}
-
-std::vector<std::string> ChildNames(const aiNode *node) {
-    std::vector<std::string> names;
-    for (unsigned i = 0; i < node->mNumChildren; ++i) names.emplace_back(node->mChildren[i]->mName.C_Str());
-    return names;
 }
 
 std::size_t CountNodes(const aiNode *node) {

@@ -1,5 +1,5 @@
-// Small helpers for tests that build an aiScene by hand (exporter tests): the scene takes ownership of
-// everything passed in, as Assimp's destructors expect.
+// Small helpers for tests that look into an aiScene or build one by hand (exporter tests; the scene takes
+// ownership of everything passed in, as Assimp's destructors expect).
 #pragma once
 
 #include <assimp/material.h>
@@ -10,6 +10,20 @@
 #include <vector>
 
 namespace gamefmt::test {
+
+// The direct child of `node` named `name` (the first), or null.
+inline const aiNode *Child(const aiNode *node, const std::string &name) {
+    for (unsigned i = 0; i < node->mNumChildren; ++i)
+        if (name == node->mChildren[i]->mName.C_Str()) return node->mChildren[i];
+    return nullptr;
+}
+
+// The names of `node`'s direct children, in order.
+inline std::vector<std::string> ChildNames(const aiNode *node) {
+    std::vector<std::string> names;
+    for (unsigned i = 0; i < node->mNumChildren; ++i) names.emplace_back(node->mChildren[i]->mName.C_Str());
+    return names;
+}
 
 inline void AddChildren(aiNode *parent, std::vector<aiNode *> children) {
     parent->mNumChildren = static_cast<unsigned>(children.size());
