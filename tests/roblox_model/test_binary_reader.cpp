@@ -11,6 +11,7 @@
 #include "importers/roblox_model/binary_primitives.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "support/bits.hpp"
+#include "support/rbx_values.hpp"
 
 #include <gtest/gtest.h>
 
@@ -456,15 +457,10 @@ TEST(RbxBinaryReader, CorpusPhysicalPropertiesAcoustics) {
     const Instance *plain = ByName(d, "NoCustomProperties");
     ASSERT_TRUE(custom && plain);
     const PhysicalProperties p = Prop(d, *custom, "CustomPhysicalProperties").as<PhysicalProperties>();
-    EXPECT_EQ(p.flags, 3);
     EXPECT_TRUE(p.custom());
     EXPECT_TRUE(p.hasAcoustic());
-    EXPECT_EQ(p.density, 0.25f);
-    EXPECT_EQ(p.friction, 0.5f);
-    EXPECT_EQ(p.elasticity, 0.125f);
-    EXPECT_EQ(p.frictionWeight, 1.0f);
-    EXPECT_EQ(p.elasticityWeight, 0.25f);
-    EXPECT_EQ(p.acousticAbsorption, 0.5f);
+    EXPECT_EQ(Describe(p),
+              "flags=3 density=0.25 friction=0.5 elasticity=0.125 frictionWeight=1 elasticityWeight=0.25 acoustic=0.5");
     const PhysicalProperties q = Prop(d, *plain, "CustomPhysicalProperties").as<PhysicalProperties>();
     EXPECT_FALSE(q.custom());
     EXPECT_EQ(q.flags, 2); // new Studio's default marker

@@ -2,6 +2,7 @@
 // and reported with the instance path, the property and both values.
 #include "importers/roblox_model/dom.hpp"
 #include "support/rbx_compare.hpp"
+#include "support/rbx_values.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +12,6 @@
 
 namespace gamefmt::rbx {
 namespace {
-
-void Set(Document &d, std::uint32_t inst, const char *name, Type type, ValueData data) {
-    Property p;
-    p.name = d.names.intern(name);
-    p.value.type = type;
-    p.value.data = std::move(data);
-    d.instances[inst].properties.push_back(std::move(p));
-}
 
 Value &Get(Document &d, std::uint32_t inst, const char *name) {
     const auto id = d.names.find(name);
@@ -42,12 +35,12 @@ Document Sample(bool reverseInterning = false) {
     const auto folder = d.addInstance("Folder", "F");
     d.setParent(part, model);
     d.setParent(folder, model);
-    Set(d, part, "size", Type::Vector3, Vector3{4, 1, 2});
-    Set(d, part, "Color3uint8", Type::Color3uint8, Color3uint8{163, 162, 165});
-    Set(d, part, "Transparency", Type::Float32, 0.5f);
-    Set(d, part, "Target", Type::Ref, RefValue{folder});
+    AddProperty(d, part, "size", Type::Vector3, Vector3{4, 1, 2});
+    AddProperty(d, part, "Color3uint8", Type::Color3uint8, Color3uint8{163, 162, 165});
+    AddProperty(d, part, "Transparency", Type::Float32, 0.5f);
+    AddProperty(d, part, "Target", Type::Ref, RefValue{folder});
     d.sharedStrings.push_back({{}, "", "hello"});
-    Set(d, folder, "Blob", Type::SharedString, SharedStringRef{0});
+    AddProperty(d, folder, "Blob", Type::SharedString, SharedStringRef{0});
     d.instances[part].referent = "RBX0";
     return d;
 }
@@ -129,13 +122,13 @@ TEST(RbxCompare, RefComparedByTreePositionNotIndex) {
     b.setParent(model, kNoInstance);
     b.setParent(part, model);
     b.setParent(folder, model);
-    Set(b, part, "Target", Type::Ref, RefValue{folder});
-    Set(b, part, "Transparency", Type::Float32, 0.5f);
-    Set(b, part, "Color3uint8", Type::Color3uint8, Color3uint8{163, 162, 165});
-    Set(b, part, "size", Type::Vector3, Vector3{4, 1, 2});
+    AddProperty(b, part, "Target", Type::Ref, RefValue{folder});
+    AddProperty(b, part, "Transparency", Type::Float32, 0.5f);
+    AddProperty(b, part, "Color3uint8", Type::Color3uint8, Color3uint8{163, 162, 165});
+    AddProperty(b, part, "size", Type::Vector3, Vector3{4, 1, 2});
     b.sharedStrings.push_back({{}, "", "other"});
     b.sharedStrings.push_back({{}, "", "hello"});
-    Set(b, folder, "Blob", Type::SharedString, SharedStringRef{1});
+    AddProperty(b, folder, "Blob", Type::SharedString, SharedStringRef{1});
     EXPECT_EQ(CompareDocuments(a, b), "");
 
     Get(b, part, "Target").data = RefValue{model};
@@ -203,7 +196,7 @@ TEST(RbxCompare, Options) {
     UnknownValue raw;
     raw.xmlTag = "Mystery";
     raw.raw = "<x/>";
-    Set(u, 1, "Odd", Type::Unknown, raw);
+    AddProperty(u, 1, "Odd", Type::Unknown, raw);
     EXPECT_NE(CompareDocuments(c, u), "");
     CompareOptions loose;
     loose.ignoreUnknown = true;
@@ -227,8 +220,8 @@ TEST(RbxCompare, Options) {
 TEST(RbxCompare, OtherValueKinds) {
     Document a = Sample();
     Document b = Sample();
-    Set(a, 2, "Cf", Type::CFrame, CFrame{});
-    Set(b, 2, "Cf", Type::CFrameQuat, CFrame{}); // CFrameQuat is a storage choice of CFrame
+    AddProperty(a, 2, "Cf", Type::CFrame, CFrame{});
+    AddProperty(b, 2, "Cf", Type::CFrameQuat, CFrame{}); // CFrameQuat is a storage choice of CFrame
     EXPECT_EQ(CompareDocuments(a, b), "");
     CFrame turned;
     turned.rotation = {0, 0, 1, 0, 1, 0, -1, 0, 0};
@@ -242,8 +235,8 @@ TEST(RbxCompare, OtherValueKinds) {
     PhysicalProperties oldDefault; // flag 0 (old Studio) and 2 (new Studio) both mean default
     PhysicalProperties newDefault;
     newDefault.flags = 2;
-    Set(a, 2, "Phys", Type::PhysicalProperties, oldDefault);
-    Set(b, 2, "Phys", Type::PhysicalProperties, newDefault);
+    AddProperty(a, 2, "Phys", Type::PhysicalProperties, oldDefault);
+    AddProperty(b, 2, "Phys", Type::PhysicalProperties, newDefault);
     EXPECT_EQ(CompareDocuments(a, b), "");
 
     Content uri;
@@ -252,15 +245,15 @@ TEST(RbxCompare, OtherValueKinds) {
     Content object;
     object.source = Content::Source::Object;
     object.object = 1;
-    Set(a, 2, "Image", Type::Content, uri);
-    Set(b, 2, "Image", Type::Content, object);
+    AddProperty(a, 2, "Image", Type::Content, uri);
+    AddProperty(b, 2, "Image", Type::Content, object);
     EXPECT_EQ(CompareDocuments(a, b), "Model \"M\" > Folder \"F\": property Image: Content Uri \"rbxassetid://1\" vs "
                                       "Content Object -> Model \"M\" > Part \"P\"");
 
     a = Sample();
     b = Sample();
-    Set(a, 2, "Str", Type::String, std::string("a\0b", 3));
-    Set(b, 2, "Str", Type::String, std::string("a\0c", 3));
+    AddProperty(a, 2, "Str", Type::String, std::string("a\0b", 3));
+    AddProperty(b, 2, "Str", Type::String, std::string("a\0c", 3));
     EXPECT_EQ(CompareDocuments(a, b),
               "Model \"M\" > Folder \"F\": property Str: String \"a\\x00b\" vs String \"a\\x00c\"");
 }

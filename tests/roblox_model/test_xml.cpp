@@ -8,6 +8,7 @@
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
 #include "support/rbx_compare.hpp"
+#include "support/rbx_values.hpp"
 
 #include <gtest/gtest.h>
 
@@ -244,13 +245,8 @@ TEST(RbxXml, PhysicalPropertiesAcoustics) {
     const Document d = ReadFile(*corpus_root / "rbx/rbx-test-files/models/physical-properties-acoustics/xml.rbxmx");
     const PhysicalProperties &c =
         Prop(d, FindByName(d, "CustomProperties"), "CustomPhysicalProperties").as<PhysicalProperties>();
-    EXPECT_EQ(c.flags, 3);
-    EXPECT_EQ(c.frictionWeight, 1.0f);
-    EXPECT_EQ(c.friction, 0.5f);
-    EXPECT_EQ(c.elasticityWeight, 0.25f);
-    EXPECT_EQ(c.elasticity, 0.125f);
-    EXPECT_EQ(c.density, 0.25f);
-    EXPECT_EQ(c.acousticAbsorption, 0.5f);
+    EXPECT_EQ(Describe(c),
+              "flags=3 density=0.25 friction=0.5 elasticity=0.125 frictionWeight=1 elasticityWeight=0.25 acoustic=0.5");
     const PhysicalProperties &n =
         Prop(d, FindByName(d, "NoCustomProperties"), "CustomPhysicalProperties").as<PhysicalProperties>();
     EXPECT_FALSE(n.custom());
@@ -467,12 +463,7 @@ TEST(RbxXml, EveryTagChildrenInAnyOrder) {
     EXPECT_EQ(rc.max.x, 3.0f);
     EXPECT_EQ(rc.max.y, 4.0f);
     const PhysicalProperties &pp = Prop(d, 0, "pp").as<PhysicalProperties>();
-    EXPECT_EQ(pp.flags, 1);
-    EXPECT_EQ(pp.density, 1.0f);
-    EXPECT_EQ(pp.friction, 2.0f);
-    EXPECT_EQ(pp.elasticity, 3.0f);
-    EXPECT_EQ(pp.frictionWeight, 4.0f);
-    EXPECT_EQ(pp.elasticityWeight, 5.0f);
+    EXPECT_EQ(Describe(pp), "flags=1 density=1 friction=2 elasticity=3 frictionWeight=4 elasticityWeight=5 acoustic=0");
     // (163,162,165) = 4288914085 with Studio's FF top byte, 10724005 without (rbx_xml).
     for (const char *n : {"u8a", "u8b"}) {
         const Color3uint8 &c = Prop(d, 0, n).as<Color3uint8>();
@@ -668,32 +659,24 @@ Document OnePart() {
     return d;
 }
 
-void Add(Document &d, std::uint32_t inst, const char *name, Type type, ValueData data) {
-    Property p;
-    p.name = d.names.intern(name);
-    p.value.type = type;
-    p.value.data = std::move(data);
-    d.instances[inst].properties.push_back(std::move(p));
-}
-
 TEST(RbxXml, WriterLayout) {
     Document d = OnePart();
     d.meta.emplace_back("ExplicitAutoJoints", "true");
-    Add(d, 1, "Color3uint8", Type::Color3uint8, Color3uint8{163, 162, 165});
-    Add(d, 1, "Source", Type::String, std::string("a]]>b"));
-    Add(d, 1, "AttributesSerialize", Type::String, std::string("x"));
-    Add(d, 1, "Weird", Type::String,
-        std::string("bad\x01"
-                    "char"));
-    Add(d, 1, "Latin1", Type::String, std::string("caf\xe9"));
-    Add(d, 1, "TextureID", Type::String, std::string("rbxassetid://5"));
-    Add(d, 1, "Image", Type::String, std::string());
-    Add(d, 1, "Transparency", Type::Float32, 0.1f);
-    Add(d, 1, "Inf", Type::Float32, -std::numeric_limits<float>::infinity());
-    Add(d, 1, "Nan", Type::Float32, std::numeric_limits<float>::quiet_NaN());
-    Add(d, 1, "Link", Type::Ref, RefValue{2});
-    Add(d, 1, "Blob", Type::SharedString, SharedStringRef{0});
-    Add(d, 1, "CR", Type::String, std::string("a\r\nb"));
+    AddProperty(d, 1, "Color3uint8", Type::Color3uint8, Color3uint8{163, 162, 165});
+    AddProperty(d, 1, "Source", Type::String, std::string("a]]>b"));
+    AddProperty(d, 1, "AttributesSerialize", Type::String, std::string("x"));
+    AddProperty(d, 1, "Weird", Type::String,
+                std::string("bad\x01"
+                            "char"));
+    AddProperty(d, 1, "Latin1", Type::String, std::string("caf\xe9"));
+    AddProperty(d, 1, "TextureID", Type::String, std::string("rbxassetid://5"));
+    AddProperty(d, 1, "Image", Type::String, std::string());
+    AddProperty(d, 1, "Transparency", Type::Float32, 0.1f);
+    AddProperty(d, 1, "Inf", Type::Float32, -std::numeric_limits<float>::infinity());
+    AddProperty(d, 1, "Nan", Type::Float32, std::numeric_limits<float>::quiet_NaN());
+    AddProperty(d, 1, "Link", Type::Ref, RefValue{2});
+    AddProperty(d, 1, "Blob", Type::SharedString, SharedStringRef{0});
+    AddProperty(d, 1, "CR", Type::String, std::string("a\r\nb"));
     SharedStringEntry e;
     e.content = std::string(100, 'z');
     d.sharedStrings.push_back(e);
@@ -743,7 +726,7 @@ TEST(RbxXml, WriterSharedStringKeysUnique) {
         e.content = "same";
         if (i == 2) e.hash[0] = 0xAB; // a binary SSTR hash becomes the key
         d.sharedStrings.push_back(e);
-        Add(d, 1, ("S" + std::to_string(i)).c_str(), Type::SharedString, SharedStringRef{std::uint32_t(i)});
+        AddProperty(d, 1, ("S" + std::to_string(i)).c_str(), Type::SharedString, SharedStringRef{std::uint32_t(i)});
     }
     const Document back = Read(WriteXml(d));
     ASSERT_EQ(back.sharedStrings.size(), 3u);
@@ -763,13 +746,13 @@ TEST(RbxXml, StreamedTextEqualsTheWholeText) {
     for (int i = 0; i < 20000; ++i) {
         const std::uint32_t p = d.addInstance("Part", "P" + std::to_string(i));
         d.setParent(p, m);
-        Add(d, p, "Note", Type::String, std::string(100, static_cast<char>('a' + i % 26)));
+        AddProperty(d, p, "Note", Type::String, std::string(100, static_cast<char>('a' + i % 26)));
     }
     for (int i = 0; i < 3; ++i) {
         SharedStringEntry e;
         e.content = std::string(200000, static_cast<char>('x' + i));
         d.sharedStrings.push_back(e);
-        Add(d, 1 + std::uint32_t(i), "Blob", Type::SharedString, SharedStringRef{std::uint32_t(i)});
+        AddProperty(d, 1 + std::uint32_t(i), "Blob", Type::SharedString, SharedStringRef{std::uint32_t(i)});
     }
     const std::string whole = WriteXml(d);
     ASSERT_GT(whole.size(), 3000000u);
@@ -862,8 +845,8 @@ TEST(RbxXml, RepeatedPropertyOfAnotherTypeAfterRef) {
 
 TEST(RbxXml, ContentNoneUnderAnyNameRoundTrips) {
     Document d = OnePart();
-    Add(d, 1, "Asset", Type::Content, Content{});
-    Add(d, 1, "AssetContent", Type::Content, Content{});
+    AddProperty(d, 1, "Asset", Type::Content, Content{});
+    AddProperty(d, 1, "AssetContent", Type::Content, Content{});
     const std::string out = WriteXml(d);
     EXPECT_TRUE(Contains(out, "<Content name=\"Asset\"><Ref>null</Ref></Content>"));
     EXPECT_TRUE(Contains(out, "<Content name=\"AssetContent\"><null></null></Content>"));
