@@ -196,6 +196,22 @@ std::unique_ptr<aiScene> SceneOf(std::vector<aiMesh *> meshes, std::vector<aiMat
     return scene;
 }
 
+// Gives `mesh` one anim mesh per offset: the base positions `base` moved by it, named "frame<k>" when `named`.
+void AddFrames(aiMesh *mesh, const std::vector<aiVector3D> &base, const std::vector<aiVector3D> &offsets,
+               bool named = false) {
+    const auto count = static_cast<unsigned>(offsets.size());
+    mesh->mNumAnimMeshes = count;
+    mesh->mAnimMeshes = new aiAnimMesh *[count];
+    for (unsigned a = 0; a < count; ++a) {
+        auto *anim = new aiAnimMesh();
+        if (named) anim->mName = aiString("frame" + std::to_string(a));
+        anim->mNumVertices = static_cast<unsigned>(base.size());
+        anim->mVertices = new aiVector3D[base.size()];
+        for (std::size_t v = 0; v < base.size(); ++v) anim->mVertices[v] = base[v] + offsets[a];
+        mesh->mAnimMeshes[a] = anim;
+    }
+}
+
 // Two quads side by side: a coloured one (red) and a textured one named "tex376_19".
 std::unique_ptr<aiScene> TwoMaterialScene(const aiMatrix4x4 &transform = aiMatrix4x4()) {
     const aiColor4D red(1, 0, 0, 1);
@@ -491,15 +507,7 @@ TEST(RgExport, AnimMeshesBecomeFrames) {
     // A triangle with two anim meshes and no Redguard metadata: N = 1 + 2, the base mesh is frame 0.
     const std::vector<aiVector3D> tri = {{1, 0, 0}, {0, 2, 0}, {-1, 0, 0}};
     aiMesh *mesh = PolygonMesh(tri, {{0, 1, 2}}, 0);
-    mesh->mNumAnimMeshes = 2;
-    mesh->mAnimMeshes = new aiAnimMesh *[2];
-    for (unsigned a = 0; a < 2; ++a) {
-        auto *anim = new aiAnimMesh();
-        anim->mNumVertices = 3;
-        anim->mVertices = new aiVector3D[3];
-        for (unsigned v = 0; v < 3; ++v) anim->mVertices[v] = tri[v] + aiVector3D(0, float(a + 1), 0);
-        mesh->mAnimMeshes[a] = anim;
-    }
+    AddFrames(mesh, tri, {{0, 1, 0}, {0, 2, 0}});
     const auto scene = SceneOf({mesh}, {Material("tex376_19")});
     const auto result =
         gamefmt::glue::ExportRedguardToBytes(*scene, gamefmt::glue::RedguardExportKind::Model3DC, nullptr);
@@ -528,16 +536,7 @@ TEST(RgExport, AnimMeshesNamedFrame0IncludeTheBasePose) {
     // The importer's layout without its metadata (as after a glTF round trip): "frame0" is the base pose.
     const std::vector<aiVector3D> tri = {{1, 0, 0}, {0, 2, 0}, {-1, 0, 0}};
     aiMesh *mesh = PolygonMesh(tri, {{0, 1, 2}}, 0);
-    mesh->mNumAnimMeshes = 3;
-    mesh->mAnimMeshes = new aiAnimMesh *[3];
-    for (unsigned a = 0; a < 3; ++a) {
-        auto *anim = new aiAnimMesh();
-        anim->mName = aiString("frame" + std::to_string(a));
-        anim->mNumVertices = 3;
-        anim->mVertices = new aiVector3D[3];
-        for (unsigned v = 0; v < 3; ++v) anim->mVertices[v] = tri[v] + aiVector3D(0, 0, float(a));
-        mesh->mAnimMeshes[a] = anim;
-    }
+    AddFrames(mesh, tri, {{0, 0, 0}, {0, 0, 1}, {0, 0, 2}}, true);
     const auto scene = SceneOf({mesh}, {Material("tex376_19")});
     const rg::RG3DModel model =
         Read(gamefmt::glue::ExportRedguardToBytes(*scene, gamefmt::glue::RedguardExportKind::Model3DC, nullptr).bytes);
@@ -551,16 +550,7 @@ TEST(RgExport, MorphKeysSelectFrames) {
     const std::vector<aiVector3D> tri = {{1, 0, 0}, {0, 2, 0}, {-1, 0, 0}};
     aiMesh *mesh = PolygonMesh(tri, {{0, 1, 2}}, 0);
     mesh->mName = aiString("tri");
-    mesh->mNumAnimMeshes = 2;
-    mesh->mAnimMeshes = new aiAnimMesh *[2];
-    for (unsigned a = 0; a < 2; ++a) {
-        auto *anim = new aiAnimMesh();
-        anim->mNumVertices = 3;
-        anim->mVertices = new aiVector3D[3];
-        for (unsigned v = 0; v < 3; ++v)
-            anim->mVertices[v] = tri[v] + aiVector3D(a == 0 ? 2.0f : 0.0f, 0, a == 1 ? 1.0f : 0.0f);
-        mesh->mAnimMeshes[a] = anim;
-    }
+    AddFrames(mesh, tri, {{2, 0, 0}, {0, 0, 1}});
     auto scene = SceneOf({mesh}, {Material("tex376_19")});
     auto *animation = new aiAnimation();
     animation->mName = aiString("clip");
