@@ -15,6 +15,14 @@
 
 namespace gamefmt::glue {
 
+// A format's descriptor: author and maintainer "gamefmt", the file versions it reads (0 = any), the
+// space-separated extensions. The strings must outlive the importer (literals).
+inline aiImporterDesc DescribeFormat(const char *name, const char *comments, unsigned flags, const char *extensions,
+                                     unsigned minMajor = 0, unsigned minMinor = 0, unsigned maxMajor = 0,
+                                     unsigned maxMinor = 0) {
+    return {name, "gamefmt", "gamefmt", comments, flags, minMajor, minMinor, maxMajor, maxMinor, extensions};
+}
+
 class FormatImporter : public Assimp::BaseImporter {
 public:
     // `description` must outlive the importer (the formats' are static); `headBytes` is how much of the file

@@ -230,18 +230,11 @@ private:
 } // namespace
 
 const aiImporterDesc &RedguardImporter::Description() {
-    static const aiImporterDesc desc = {
+    static const aiImporterDesc desc = DescribeFormat(
         "gamefmt Redguard model",
-        "gamefmt",
-        "gamefmt",
         "The Elder Scrolls Adventures: Redguard .3d/.3dc models (v2.6, v2.7, v4.0, v5.0) and .rob archives, with "
         "TEXBSI textures and .COL palettes",
-        aiImporterFlags_SupportBinaryFlavour,
-        0,
-        0,
-        0,
-        0,
-        "3d 3dc rob"};
+        aiImporterFlags_SupportBinaryFlavour, "3d 3dc rob");
     return desc;
 }
 

@@ -13,17 +13,9 @@
 namespace gamefmt::glue {
 
 const aiImporterDesc &RobloxMeshImporter::Description() {
-    static const aiImporterDesc desc = {
-        "gamefmt Roblox mesh",
-        "gamefmt",
-        "gamefmt",
-        "Roblox FileMesh .mesh 1.00-7.00: LODs, skinning, FACS (baked into morph targets)",
-        aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour,
-        1,
-        0,
-        7,
-        0,
-        "mesh"};
+    static const aiImporterDesc desc = DescribeFormat(
+        "gamefmt Roblox mesh", "Roblox FileMesh .mesh 1.00-7.00: LODs, skinning, FACS (baked into morph targets)",
+        aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour, "mesh", 1, 0, 7, 0);
     return desc;
 }
 

@@ -14,19 +14,13 @@
 namespace gamefmt::glue {
 
 const aiImporterDesc &RobloxModelImporter::Description() {
-    static const aiImporterDesc desc = {
+    static const aiImporterDesc desc = DescribeFormat(
         "gamefmt Roblox model/place",
-        "gamefmt",
-        "gamefmt",
         "Roblox binary and XML models and places: the instance tree with every property in node metadata "
         "(geometry pending: scenes are INCOMPLETE)",
         aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour |
             aiImporterFlags_SupportCompressedFlavour,
-        0,
-        0,
-        0,
-        0,
-        "rbxm rbxl rbxmx rbxlx"};
+        "rbxm rbxl rbxmx rbxlx");
     return desc;
 }
 

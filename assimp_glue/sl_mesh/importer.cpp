@@ -55,17 +55,10 @@ std::string RootName(const std::string &file) {
 } // namespace
 
 const aiImporterDesc &SlMeshImporter::Description() {
-    static const aiImporterDesc desc = {
-        "gamefmt Second Life mesh",
-        "gamefmt",
-        "gamefmt",
-        "Second Life mesh assets (.llmesh) and viewer model saves (.slm): LODs, rig, physics",
-        aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_SupportCompressedFlavour,
-        0,
-        0,
-        0,
-        0,
-        "llmesh slm"};
+    static const aiImporterDesc desc =
+        DescribeFormat("gamefmt Second Life mesh",
+                       "Second Life mesh assets (.llmesh) and viewer model saves (.slm): LODs, rig, physics",
+                       aiImporterFlags_SupportBinaryFlavour | aiImporterFlags_SupportCompressedFlavour, "llmesh slm");
     return desc;
 }
 
