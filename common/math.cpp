@@ -50,6 +50,13 @@ Mat4 Quat::toMatrix() const {
     return r;
 }
 
+bool Mat4::nearlyEquals(const Mat4 &o, int rows) const {
+    for (int r = 0; r < rows && r < 4; ++r)
+        for (int c = 0; c < 4; ++c)
+            if (!(std::fabs(m[r][c] - o.m[r][c]) <= 1e-4f * (1.0f + std::fabs(m[r][c])))) return false;
+    return true;
+}
+
 Mat4 Mat4::FromTranslation(const Vec3 &t) {
     Mat4 r;
     r.m[0][3] = t.x;

@@ -101,6 +101,8 @@ struct Mat4 {
 
     Mat4 operator*(const Mat4 &o) const;
     bool operator==(const Mat4 &o) const;
+    // Equal within a relative 1e-4 in the first `rows` rows (3: an affine matrix's meaningful part).
+    bool nearlyEquals(const Mat4 &o, int rows = 4) const;
     bool operator!=(const Mat4 &o) const { return !(*this == o); }
 
     // Affine use, as aiMatrix4x4 * aiVector3D: the bottom row is ignored (no perspective divide).

@@ -197,13 +197,6 @@ rbxmesh::BoneInput MakeBone(const std::string &name, const Mat4 &world) {
     return bone;
 }
 
-bool NearlyEqual(const Mat4 &a, const Mat4 &b) {
-    for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 4; ++c)
-            if (!(std::fabs(a.m[r][c] - b.m[r][c]) <= 1e-4f * (1.0f + std::fabs(a.m[r][c])))) return false;
-    return true;
-}
-
 Skeleton CollectSkeleton(const SceneGraph &graph, Warnings &warnings) {
     Skeleton skeleton;
     std::vector<Mat4> worlds;
@@ -220,7 +213,7 @@ Skeleton CollectSkeleton(const SceneGraph &graph, Warnings &warnings) {
             const Mat4 world = meshGlobal * *bind;
             const auto found = skeleton.index.find(name);
             if (found != skeleton.index.end()) {
-                if (!NearlyEqual(worlds[found->second], world))
+                if (!worlds[found->second].nearlyEquals(world, 3))
                     warnings.add("bone '" + name + "' has different bind poses in different meshes; the first is kept");
                 continue;
             }

@@ -154,13 +154,6 @@ struct FaceAccumulator {
     }
 };
 
-bool NearlyEqual(const Mat4 &a, const Mat4 &b) {
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c)
-            if (!(std::fabs(a.m[r][c] - b.m[r][c]) <= 1e-4f * (1.0f + std::fabs(a.m[r][c])))) return false;
-    return true;
-}
-
 std::string JoinQuoted(const std::vector<std::string> &names) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "'" : ", '") + names[i] + "'";
@@ -202,7 +195,7 @@ std::unordered_map<std::string, std::uint32_t> CollectJoints(const std::vector<I
             if (!bindSet[joint]) {
                 input.jointInverseBind[joint] = ib;
                 bindSet[joint] = true;
-            } else if (!NearlyEqual(input.jointInverseBind[joint], ib)) {
+            } else if (!input.jointInverseBind[joint].nearlyEquals(ib)) {
                 warnings.add("joint '" + input.jointNames[joint] + "' (bone '" + name +
                              "') has different bind poses in different meshes; the first is kept");
             }

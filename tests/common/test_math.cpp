@@ -350,3 +350,16 @@ TEST(Math, Mat4dProductInverseAndConversion) {
     EXPECT_EQ(f.m[0][3], 0.1f);
     EXPECT_EQ(gamefmt::Mat4d::FromFloat(f).m[0][3], static_cast<double>(0.1f));
 }
+
+TEST(Math, Mat4NearlyEqualsWithinARelativeTenThousandth) {
+    Mat4 a = Mat4::FromTranslation({100, 0, 0});
+    Mat4 b = a;
+    b.m[0][3] = 100.009f; // |d| = 0.009 <= 1e-4 · (1 + 100)
+    EXPECT_TRUE(a.nearlyEquals(b));
+    b.m[0][3] = 100.02f;
+    EXPECT_FALSE(a.nearlyEquals(b));
+    b = a;
+    b.m[3][0] = 0.5f; // the bottom row: compared with 4 rows, not with 3
+    EXPECT_FALSE(a.nearlyEquals(b));
+    EXPECT_TRUE(a.nearlyEquals(b, 3));
+}
