@@ -54,6 +54,11 @@ std::string Field(const std::string &text, const std::string &label) {
     return "<no line '" + label + "'>";
 }
 
+// Every `label` → value pair against Field() of `text`.
+void ExpectFields(const std::string &text, const std::vector<std::pair<std::string, std::string>> &expected) {
+    for (const auto &[label, value] : expected) EXPECT_EQ(Field(text, label), value) << label;
+}
+
 // The first four bytes of a file ("glTF" for glb).
 std::string Magic(const fs::path &path) {
     const std::vector<std::uint8_t> bytes = ReadBytes(path);
@@ -164,16 +169,16 @@ TEST(Cli, InfoRawCubeHasTheObjPolygons) {
     const CliResult run = Cli({"info", Cube(), "-r"});
     ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
     // OBJ import gives one vertex per face corner: 6 quads -> 24 vertices, 6 polygon faces.
-    EXPECT_EQ(Field(run.out, "Meshes:"), "1");
-    EXPECT_EQ(Field(run.out, "Vertices:"), "24");
-    EXPECT_EQ(Field(run.out, "Faces:"), "6");
-    EXPECT_EQ(Field(run.out, "Primitive Types:"), "polygons");
-    // The root node (named after the file) and the "Cube" object.
-    EXPECT_EQ(Field(run.out, "Nodes:"), "2");
-    EXPECT_EQ(Field(run.out, "Maximum depth"), "2");
-    EXPECT_EQ(Field(run.out, "Materials:"), "1"); // Assimp's default material (no .mtl)
-    EXPECT_EQ(Field(run.out, "Post-processing:"), "none (raw)");
-    EXPECT_EQ(Field(run.out, "Importer:"), "Wavefront Object Importer");
+    // Two nodes: the root (named after the file) and the "Cube" object; one material: Assimp's default (no .mtl).
+    ExpectFields(run.out, {{"Meshes:", "1"},
+                           {"Vertices:", "24"},
+                           {"Faces:", "6"},
+                           {"Primitive Types:", "polygons"},
+                           {"Nodes:", "2"},
+                           {"Maximum depth", "2"},
+                           {"Materials:", "1"},
+                           {"Post-processing:", "none (raw)"},
+                           {"Importer:", "Wavefront Object Importer"}});
 }
 
 TEST(Cli, InfoDefaultsToTheMaxQualityPreset) {
@@ -181,15 +186,15 @@ TEST(Cli, InfoDefaultsToTheMaxQualityPreset) {
     ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
     // Triangulate: 6 quads -> 12 triangles. GenSmoothNormals averages the three face normals at each corner
     // (90 degrees apart, under the 175 degree limit), so JoinIdenticalVertices merges 24 -> 8 vertices.
-    EXPECT_EQ(Field(run.out, "Meshes:"), "1");
-    EXPECT_EQ(Field(run.out, "Vertices:"), "8");
-    EXPECT_EQ(Field(run.out, "Faces:"), "12");
-    EXPECT_EQ(Field(run.out, "Primitive Types:"), "triangles");
-    EXPECT_EQ(Field(run.out, "Average faces/mesh"), "12");
-    EXPECT_EQ(Field(run.out, "Minimum point"), "(0.000000 0.000000 0.000000)");
-    EXPECT_EQ(Field(run.out, "Maximum point"), "(1.000000 1.000000 1.000000)");
-    EXPECT_EQ(Field(run.out, "Center point"), "(0.500000 0.500000 0.500000)");
-    EXPECT_EQ(Field(run.out, "Post-processing:"), "preset TargetRealtime_MaxQuality");
+    ExpectFields(run.out, {{"Meshes:", "1"},
+                           {"Vertices:", "8"},
+                           {"Faces:", "12"},
+                           {"Primitive Types:", "triangles"},
+                           {"Average faces/mesh", "12"},
+                           {"Minimum point", "(0.000000 0.000000 0.000000)"},
+                           {"Maximum point", "(1.000000 1.000000 1.000000)"},
+                           {"Center point", "(0.500000 0.500000 0.500000)"},
+                           {"Post-processing:", "preset TargetRealtime_MaxQuality"}});
     EXPECT_NE(Field(run.out, "Memory consumption:").find(" B"), std::string::npos);
     // The lists: material names, meshes, node tree.
     EXPECT_NE(run.out.find("'DefaultMaterial'"), std::string::npos);
