@@ -9,6 +9,7 @@
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "importers/redguard/model.hpp"
+#include "support/bits.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 
@@ -30,6 +31,8 @@
 
 namespace {
 
+using gamefmt::fixtures::U32At;
+
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;
@@ -43,11 +46,6 @@ Exported Export(const aiScene *scene, const char *id, const Assimp::ExportProper
 
 rg::RG3DModel Read(const Bytes &b) {
     return rg::ReadModel(b.data(), b.size());
-}
-
-std::uint32_t U32At(const Bytes &b, std::size_t at) {
-    return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 |
-           std::uint32_t(b[at + 3]) << 24;
 }
 
 // Every face of two models, compared corner by corner: raw positions, accumulated UVs, texture value, tex_hi.

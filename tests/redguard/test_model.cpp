@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "fixtures/redguard_fixtures.hpp"
 #include "importers/redguard/model.hpp"
+#include "support/bits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,9 @@
 
 namespace {
 
+using gamefmt::fixtures::U32At;
+using gamefmt::test::ExpectU32s;
+
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
 using gamefmt::FormatError;
@@ -25,10 +29,6 @@ rg::RG3DModel Read(const Bytes &b) {
     return rg::ReadModel(b.data(), b.size());
 }
 
-std::uint32_t U32(const Bytes &b, std::size_t at) {
-    return static_cast<std::uint32_t>(b.at(at)) | static_cast<std::uint32_t>(b.at(at + 1)) << 8 |
-           static_cast<std::uint32_t>(b.at(at + 2)) << 16 | static_cast<std::uint32_t>(b.at(at + 3)) << 24;
-}
 void PutU32(Bytes &b, std::size_t at, std::uint32_t v) {
     for (int i = 0; i < 4; ++i) b.at(at + i) = static_cast<std::uint8_t>(v >> (8 * i));
 }
@@ -125,13 +125,7 @@ TEST(RgModelAnchor, Triangle246V50Reads) {
     ASSERT_EQ(b.size(), 246u);
     // The §14 deltas: version, 0x1C = 0xA2, 0x20 = 1, 0x28 = 0xC6, 0x2C = 0xD2, the table bytes.
     EXPECT_EQ(std::string(b.begin(), b.begin() + 4), "v5.0");
-    EXPECT_EQ(U32(b, 0x1C), 0xA2u);
-    EXPECT_EQ(U32(b, 0x20), 1u);
-    EXPECT_EQ(U32(b, 0x28), 0xC6u);
-    EXPECT_EQ(U32(b, 0x2C), 0xD2u);
-    EXPECT_EQ(U32(b, 0xC6), 0xD2u);
-    EXPECT_EQ(U32(b, 0xCA), 0xDEu);
-    EXPECT_EQ(U32(b, 0xCE), 0xEAu);
+    ExpectU32s(b, {{0x1C, 0xA2}, {0x20, 1}, {0x28, 0xC6}, {0x2C, 0xD2}, {0xC6, 0xD2}, {0xCA, 0xDE}, {0xCE, 0xEA}});
     const Bytes v40 = fx::Triangle198V40();
     EXPECT_TRUE(std::equal(v40.begin() + 0x40, v40.begin() + 0xA2, b.begin() + 0x40)); // same body up to 0xA2
     const rg::RG3DModel m = Read(b);
@@ -159,9 +153,9 @@ TEST(RgModelAnchor, TriangleV27MatchesTheListedFaceRecord) {
     const Bytes b = fx::TriangleV27();
     const Bytes face = {0x03, 0x00, 0x13, 0xbc, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04,
                         0x0c, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0xfc, 0x18, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x04};
-    const std::uint32_t faces = U32(b, 0x3C);
+    const std::uint32_t faces = U32At(b, 0x3C);
     EXPECT_EQ(faces, 64u + 12u * 3u); // v2 static: vertices at 64, faces at 64 + 12·nv
-    EXPECT_EQ(U32(b, 0x30), 64u);
+    EXPECT_EQ(U32At(b, 0x30), 64u);
     ASSERT_GE(b.size(), faces + face.size());
     EXPECT_TRUE(std::equal(face.begin(), face.end(), b.begin() + faces));
 }
@@ -174,14 +168,14 @@ TEST(RgModelAnchor, RobPayloadReadsWithPayloadRelativeOffsets) {
     const Bytes header = {0x4f, 0x41, 0x52, 0x43, 0x00, 0x00, 0x00, 0x04, 0x01, 0x00,
                           0x00, 0x00, 0x4f, 0x41, 0x52, 0x44, 0x00, 0x00, 0x01, 0x16};
     EXPECT_TRUE(std::equal(header.begin(), header.end(), rob.begin()));
-    EXPECT_EQ(U32(rob, 20), 278u); // segment total = 80 + payload
+    EXPECT_EQ(U32At(rob, 20), 278u); // segment total = 80 + payload
     EXPECT_EQ(std::string(rob.begin() + 24, rob.begin() + 32), std::string("TRI\0\0\0\0\0", 8));
-    EXPECT_EQ(rob[20 + 0x13], 1);       // num_faces mod 256
-    EXPECT_EQ(U32(rob, 20 + 0x1C), 2u); // extent (2, 2, 0)
-    EXPECT_EQ(U32(rob, 20 + 0x20), 2u);
-    EXPECT_EQ(U32(rob, 20 + 0x40), 1u); // neg (1, 2, 0)
-    EXPECT_EQ(U32(rob, 20 + 0x44), 2u);
-    EXPECT_EQ(U32(rob, 20 + 0x4C), 198u);
+    EXPECT_EQ(rob[20 + 0x13], 1);         // num_faces mod 256
+    EXPECT_EQ(U32At(rob, 20 + 0x1C), 2u); // extent (2, 2, 0)
+    EXPECT_EQ(U32At(rob, 20 + 0x20), 2u);
+    EXPECT_EQ(U32At(rob, 20 + 0x40), 1u); // neg (1, 2, 0)
+    EXPECT_EQ(U32At(rob, 20 + 0x44), 2u);
+    EXPECT_EQ(U32At(rob, 20 + 0x4C), 198u);
     const Bytes tri = fx::Triangle198V40();
     EXPECT_TRUE(std::equal(tri.begin(), tri.end(), rob.begin() + 100));
     EXPECT_EQ(std::string(rob.end() - 4, rob.end()), "END ");
@@ -291,7 +285,7 @@ TEST(RgModelMalformed, VertexIndexOutOfRange) {
 
 TEST(RgModelMalformed, V2OffsetsNotDivisibleByTwelveOrOutOfRange) {
     const Bytes good = fx::TriangleV27();
-    const std::size_t corner1 = U32(good, 0x3C) + 8 + 8;
+    const std::size_t corner1 = U32At(good, 0x3C) + 8 + 8;
     Bytes b = good;
     PutU32(b, corner1, 13);
     EXPECT_EQ(ExpectFormatError(b).offset(), corner1);
@@ -350,9 +344,9 @@ TEST(RgModelV2, StaticTriangle) {
     EXPECT_EQ(t.image, 19);
     EXPECT_EQ(m.faceNormals, (std::vector<std::int32_t>{0, 0, 256}));
     // num_frames 0 with a stale frame offset past the end: ignored, no frames, no warning.
-    EXPECT_EQ(U32(b, 0x10), 0u);
-    EXPECT_GT(U32(b, 0x14), b.size());
-    EXPECT_EQ(U32(b, 0x38), 0u);
+    EXPECT_EQ(U32At(b, 0x10), 0u);
+    EXPECT_GT(U32At(b, 0x14), b.size());
+    EXPECT_EQ(U32At(b, 0x38), 0u);
     EXPECT_EQ(m.frameCount(), 1u);
     // The 24·nf block is kept verbatim and never used as normals: shading is flat.
     EXPECT_EQ(m.v2Opaque, Bytes(24, 0));
@@ -364,7 +358,7 @@ TEST(RgModelV2, StaticTriangle) {
     // Section4, v2 form (18 + 6c, no f32 triple), ending exactly at the model end.
     ASSERT_TRUE(m.hasSection4);
     ASSERT_EQ(m.section4.size(), 1u);
-    EXPECT_EQ(U32(b, 0x1C) + 18u + 6u, b.size());
+    EXPECT_EQ(U32At(b, 0x1C) + 18u + 6u, b.size());
     EXPECT_EQ(m.section4[0].centre, (rg::Int3{0, -256, 0}));
     EXPECT_EQ(m.section4[0].radius, 362u);
     EXPECT_EQ(m.section4[0].opaque, (std::array<float, 3>{0, 0, 0}));
@@ -380,7 +374,7 @@ TEST(RgModelV2, V26JunkBlockAndHeader24ArePreserved) {
     const Bytes b = fx::Generate(g);
     const rg::RG3DModel m = Read(b);
     EXPECT_EQ(m.header[0x24 / 4], 2924u);
-    const std::uint32_t at = U32(b, 0x18);
+    const std::uint32_t at = U32At(b, 0x18);
     ASSERT_EQ(m.v2Opaque.size(), 24u);
     EXPECT_TRUE(std::equal(m.v2Opaque.begin(), m.v2Opaque.end(), b.begin() + at));
     EXPECT_NE(m.v2Opaque, Bytes(24, 0));
@@ -462,8 +456,8 @@ TEST(RgModelV2Animated, GapAbsent) {
 TEST(RgModelV2Animated, FloatsAtThePrimaryPlaceFallBackToTheFaceEnd) {
     const Bytes b = fx::GenerateV2Animated(V2Animated(), 48, false);
     // Sanity: 8.5f (0x41080000 > 0x41000000) sits at face end + gap.
-    const std::uint32_t faceEnd = 0x50 + U32(b, 0x44);
-    EXPECT_EQ(U32(b, faceEnd + 48), 0x41080000u);
+    const std::uint32_t faceEnd = 0x50 + U32At(b, 0x44);
+    EXPECT_EQ(U32At(b, faceEnd + 48), 0x41080000u);
     const rg::RG3DModel m = Read(b);
     ExpectV2AnimatedBase(m);
     EXPECT_TRUE(HasWarning(m, "face end"));
@@ -471,7 +465,7 @@ TEST(RgModelV2Animated, FloatsAtThePrimaryPlaceFallBackToTheFaceEnd) {
 
 TEST(RgModelV2Animated, DeclaredFaceSizeMismatchWarnsAndUsesTheParsedEnd) {
     Bytes b = fx::GenerateV2Animated(V2Animated(), 12);
-    PutU32(b, 0x44, U32(b, 0x44) + 4);
+    PutU32(b, 0x44, U32At(b, 0x44) + 4);
     const rg::RG3DModel m = Read(b);
     ExpectV2AnimatedBase(m);
     EXPECT_TRUE(HasWarning(m, "parsed"));
@@ -724,7 +718,7 @@ TEST(RgModelNormals, NanMarkerEntriesAreFlat) {
     }();
     g.normalEntries = {{0, 0, 1}, {0, 0, 1}, {nan, nan, nan}, {0, 0.6f, 0.8f}};
     const Bytes b = fx::Generate(g);
-    const std::uint32_t at = U32(b, 0x2C) + 24;
+    const std::uint32_t at = U32At(b, 0x2C) + 24;
     EXPECT_EQ((Bytes(b.begin() + at, b.begin() + at + 4)), (Bytes{0x00, 0x00, 0xC0, 0xFF}));
     const rg::RG3DModel m = Read(b);
     const auto n = rg::CornerNormals(m);
@@ -751,7 +745,7 @@ TEST(RgModelNormals, ValidityThreshold) {
 TEST(RgModelNormals, OutOfRangeOrMisalignedTableEntriesAreFlat) {
     fx::GenModel g = Quad("v5.0");
     g.tableSlots = {0, 1, 2, 3};
-    const std::uint32_t vn = U32(fx::Generate(g), 0x2C);
+    const std::uint32_t vn = U32At(fx::Generate(g), 0x2C);
     g.tableSlots.clear();
     g.tableOffsets = {vn, vn + 6, 0xFFFFFFF0u, vn - 12};
     const rg::RG3DModel m = Read(fx::Generate(g));
@@ -850,7 +844,7 @@ TEST(RgModelSection4, V2FormWithAFaceInTwoGroups) {
     g.faces.push_back(g.faces[0]);
     g.section4 = false;
     Bytes b = fx::Generate(g);
-    const std::uint32_t faces = U32(b, 0x3C);
+    const std::uint32_t faces = U32At(b, 0x3C);
     AppendTwoGroups(b, true, faces);
     const rg::RG3DModel m = Read(b);
     ASSERT_EQ(m.section4.size(), 2u);
@@ -892,13 +886,13 @@ TEST(RgModelFrames, Type2IsBaseMinusDeltaNotCumulative) {
     const fx::GenModel g = fx::AnimatedType2();
     const Bytes b = fx::Generate(g);
     // Frame 1's vertex block starts with v0's d = (−6, −10, 0): FA FF F6 FF 00 00.
-    const std::uint32_t records = U32(b, 0x14);
-    EXPECT_EQ(U32(b, records + 12), 2u);
-    const std::uint32_t block1 = U32(b, records + 16);
+    const std::uint32_t records = U32At(b, 0x14);
+    EXPECT_EQ(U32At(b, records + 12), 2u);
+    const std::uint32_t block1 = U32At(b, records + 16);
     EXPECT_EQ((Bytes(b.begin() + block1, b.begin() + block1 + 6)), (Bytes{0xFA, 0xFF, 0xF6, 0xFF, 0x00, 0x00}));
     // Packed normals carry junk bits 3.
-    const std::uint32_t normals1 = U32(b, records + 20);
-    EXPECT_EQ(U32(b, normals1) >> 30, 3u);
+    const std::uint32_t normals1 = U32At(b, records + 20);
+    EXPECT_EQ(U32At(b, normals1) >> 30, 3u);
 
     const rg::RG3DModel m = Read(b);
     EXPECT_TRUE(m.warnings.empty());
@@ -980,7 +974,7 @@ TEST(RgModelFrames, UnknownTypeOrBadOffsetsGiveTheBasePose) {
     EXPECT_EQ(Pos(m, 0), (rg::Int3{-256, 0, 0}));
 
     Bytes b = fx::Generate(fx::AnimatedType2());
-    const std::uint32_t records = U32(b, 0x14);
+    const std::uint32_t records = U32At(b, 0x14);
     PutU32(b, records + 32 + 4, static_cast<std::uint32_t>(b.size() - 3)); // frame 2's normal block
     m = Read(b);
     EXPECT_TRUE(m.frames.empty());
@@ -998,11 +992,12 @@ TEST(RgModelFrames, RecordsSharingOneBlockCannotAmplify) {
     // 40 frame records all pointing at frame 1's blocks: more frame data than the file holds → base pose.
     fx::GenModel g = fx::AnimatedType2();
     Bytes b = fx::Generate(g);
-    const std::uint32_t records = U32(b, 0x14);
-    const std::uint32_t vo = U32(b, records + 16), no = U32(b, records + 20);
+    const std::uint32_t records = U32At(b, 0x14);
+    const std::uint32_t vo = U32At(b, records + 16), no = U32At(b, records + 20);
     const std::size_t extra = b.size();
     for (int k = 0; k < 41; ++k) {
-        const std::uint32_t record[4] = {k == 0 ? U32(b, 0x30) : vo, k == 0 ? U32(b, 0x34) : no, 0u, k == 0 ? 2u : 0u};
+        const std::uint32_t record[4] = {k == 0 ? U32At(b, 0x30) : vo, k == 0 ? U32At(b, 0x34) : no, 0u,
+                                         k == 0 ? 2u : 0u};
         for (std::uint32_t v : record)
             for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     }

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "fixtures/redguard_fixtures.hpp"
+#include "support/bits.hpp"
 #include "support/expect_error.hpp"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,8 @@
 #include <vector>
 
 namespace {
+
+using gamefmt::fixtures::U32At;
 
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
@@ -33,11 +36,6 @@ void PutF32(Bytes &b, float f) {
     std::memcpy(&v, &f, 4);
     PutU32(b, v);
 }
-std::uint32_t U32At(const Bytes &b, std::size_t at) {
-    return std::uint32_t(b[at]) | std::uint32_t(b[at + 1]) << 8 | std::uint32_t(b[at + 2]) << 16 |
-           std::uint32_t(b[at + 3]) << 24;
-}
-
 // The §14 body from 0x40 to 0xA2: face, vertices, face normal, frame record (identical in both forms).
 Bytes TriangleBody() {
     return {0x03, 0x00, 0x31, 0xcc, 0x6f, 0x50, 0x00, 0x00, 0x00, 0x00,                          // face header
@@ -152,11 +150,7 @@ TEST(RgWriter, HeaderFieldsFollowSection15) {
     rg::RG3DModel m = TriangleModel();
     m.header[9] = 2924; // 0x24 is preserved
     const Bytes b = rg::WriteModel(m);
-    EXPECT_EQ(U32At(b, 0x18), 3u);
-    EXPECT_EQ(U32At(b, 0x38), 3u);
-    EXPECT_EQ(U32At(b, 0x3C), 0x40u);
-    EXPECT_EQ(U32At(b, 0x24), 2924u);
-    EXPECT_EQ(U32At(b, 0x10), 1u);
+    ExpectU32s(b, {{0x18, 3}, {0x38, 3}, {0x3C, 0x40}, {0x24, 2924}, {0x10, 1}});
 }
 
 TEST(RgWriter, TableEntriesAreNormalOffsets) {
@@ -168,9 +162,7 @@ TEST(RgWriter, TableEntriesAreNormalOffsets) {
     const std::uint32_t table = U32At(b, 0x28), normals = U32At(b, 0x2C);
     ASSERT_NE(table, 0u);
     EXPECT_EQ(normals, table + 12);
-    EXPECT_EQ(U32At(b, table), normals + 12);
-    EXPECT_EQ(U32At(b, table + 4), normals);
-    EXPECT_EQ(U32At(b, table + 8), 0xFFFFFFFFu);
+    ExpectU32s(b, {{table, normals + 12}, {table + 4, normals}, {table + 8, 0xFFFFFFFF}});
     EXPECT_EQ(b.size(), normals + 24);
     EXPECT_EQ(U32At(b, 0x1C), 0u); // no Section4 in this model
     const rg::RG3DModel back = Read(b);
@@ -295,17 +287,9 @@ TEST(RgWriter, Type2LayoutDeltasAndPackedNormals) {
     std::vector<std::string> warnings;
     const Bytes b = rg::WriteModel(AnimatedTriangle(0), &warnings);
     EXPECT_TRUE(warnings.empty());
-    EXPECT_EQ(U32At(b, 0x10), 3u);
-    EXPECT_EQ(U32At(b, 0x14), 0x92u);
-    EXPECT_EQ(U32At(b, 0x28), 0u);
-    EXPECT_EQ(U32At(b, 0x1C), 0u);
-    EXPECT_EQ(U32At(b, 0x20), 0u);
-    EXPECT_EQ(U32At(b, 0x18), 3u);
-    EXPECT_EQ(U32At(b, 0x38), 3u);
+    ExpectU32s(b, {{0x10, 3}, {0x14, 0x92}, {0x28, 0}, {0x1C, 0}, {0x20, 0}, {0x18, 3}, {0x38, 3}});
     // Records: (0x62, 0x86, 0, 2), then (v1, n1, 0, 0), (v2, n2, 0, 0) right after the three records.
-    EXPECT_EQ(U32At(b, 0x92), 0x62u);
-    EXPECT_EQ(U32At(b, 0x96), 0x86u);
-    EXPECT_EQ(U32At(b, 0x9E), 2u);
+    ExpectU32s(b, {{0x92, 0x62}, {0x96, 0x86}, {0x9E, 2}});
     const std::uint32_t v1 = U32At(b, 0xA2), n1 = U32At(b, 0xA6);
     EXPECT_EQ(v1, 0x92u + 48);
     EXPECT_EQ(n1, v1 + 18);
@@ -348,11 +332,7 @@ TEST(RgWriter, SingleFrame3DCIsType8WithDirectNormals) {
     m.frameType = 8;
     std::vector<std::string> warnings;
     const Bytes b = rg::WriteModel(m, &warnings);
-    EXPECT_EQ(U32At(b, 0x10), 1u);
-    EXPECT_EQ(U32At(b, 0x14), 0x92u);
-    EXPECT_EQ(U32At(b, 0x9E), 8u);
-    EXPECT_EQ(U32At(b, 0x28), 0u);
-    EXPECT_EQ(U32At(b, 0x2C), 0xA2u);
+    ExpectU32s(b, {{0x10, 1}, {0x14, 0x92}, {0x9E, 8}, {0x28, 0}, {0x2C, 0xA2}});
     EXPECT_EQ(b.size(), 0xA2u + 36);
     Bytes expected = Triangle198();
     expected[0x9E] = 8;

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "fixtures/bytes.hpp"
 #include "fixtures/rbx_fixtures.hpp"
+#include "support/bits.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_compare.hpp"
 
@@ -33,6 +34,8 @@ using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
+using gamefmt::fixtures::U32At;
+
 using gamefmt::fixtures::Cat;
 
 struct Chunk {
@@ -47,11 +50,6 @@ struct Parsed {
     std::vector<Chunk> chunks;
 };
 
-std::uint32_t U32(const Bytes &b, std::size_t at) {
-    return static_cast<std::uint32_t>(b[at]) | (static_cast<std::uint32_t>(b[at + 1]) << 8) |
-           (static_cast<std::uint32_t>(b[at + 2]) << 16) | (static_cast<std::uint32_t>(b[at + 3]) << 24);
-}
-
 // A minimal independent chunk walker (not the project's reader) for checking the written framing.
 Parsed Parse(const Bytes &file) {
     Parsed p;
@@ -62,9 +60,9 @@ Parsed Parse(const Bytes &file) {
         Chunk c;
         c.name.assign(reinterpret_cast<const char *>(file.data() + at), 4);
         while (!c.name.empty() && c.name.back() == '\0') c.name.pop_back();
-        c.cl = U32(file, at + 4);
-        c.ul = U32(file, at + 8);
-        c.reserved = U32(file, at + 12);
+        c.cl = U32At(file, at + 4);
+        c.ul = U32At(file, at + 8);
+        c.reserved = U32At(file, at + 12);
         at += 16;
         const std::size_t len = c.cl ? c.cl : c.ul;
         EXPECT_LE(at + len, file.size());
@@ -103,7 +101,7 @@ std::vector<const Chunk *> Named(const Parsed &p, const std::string &name) {
 // The PROP body of property `prop` after its header (class id, name, type); `type` receives the type byte.
 Bytes PropValues(const Parsed &p, const std::string &prop, std::uint8_t *type = nullptr) {
     for (const Chunk *c : Named(p, "PROP")) {
-        const std::uint32_t len = U32(c->body, 4);
+        const std::uint32_t len = U32At(c->body, 4);
         const std::string name(reinterpret_cast<const char *>(c->body.data() + 8), len);
         if (name != prop) continue;
         if (type) *type = c->body[8 + len];
@@ -116,7 +114,7 @@ Bytes PropValues(const Parsed &p, const std::string &prop, std::uint8_t *type = 
 std::vector<std::string> PropNames(const Parsed &p) {
     std::vector<std::string> out;
     for (const Chunk *c : Named(p, "PROP")) {
-        const std::uint32_t len = U32(c->body, 4);
+        const std::uint32_t len = U32At(c->body, 4);
         out.emplace_back(reinterpret_cast<const char *>(c->body.data() + 8), len);
     }
     return out;
@@ -270,8 +268,8 @@ TEST(RbxBinaryWriter, HeaderCountsAndChunkOrder) {
     doc.setParent(m, kNoInstance);
     for (const char *cls : {"Part", "Folder", "Part"}) doc.setParent(doc.addInstance(cls, "x"), m);
     const Parsed p = Parse(Write(doc));
-    EXPECT_EQ(U32(p.header, 16), 3u); // Folder, Model, Part
-    EXPECT_EQ(U32(p.header, 20), 4u);
+    EXPECT_EQ(U32At(p.header, 16), 3u); // Folder, Model, Part
+    EXPECT_EQ(U32At(p.header, 20), 4u);
     std::vector<std::string> order;
     for (const Chunk &c : p.chunks) order.push_back(c.name);
     EXPECT_EQ(order, (std::vector<std::string>{"META", "SSTR", "INST", "INST", "INST", "PROP", "PROP", "PROP", "PRNT",
@@ -722,8 +720,8 @@ TEST(RbxBinaryWriter, CorpusReadWriteReadIsEqualUnderEveryCompression) {
             ASSERT_FALSE(p.chunks.empty());
             EXPECT_EQ(p.chunks.back().name, "END");
             EXPECT_EQ(p.chunks.back().cl, 0u);
-            EXPECT_EQ(U32(p.header, 20), doc.instances.size());
-            EXPECT_EQ(U32(p.header, 16), Named(p, "INST").size());
+            EXPECT_EQ(U32At(p.header, 20), doc.instances.size());
+            EXPECT_EQ(U32At(p.header, 16), Named(p, "INST").size());
             for (const Chunk &c : p.chunks)
                 if (c.name != "END") {
                     EXPECT_EQ(c.cl == 0, compression == Compression::None) << c.name;

@@ -1,9 +1,16 @@
-// Float and double bit patterns for tests that check exact values (common/bit_cast.hpp underneath).
+// Float and double bit patterns for tests that check exact values (common/bit_cast.hpp underneath), and
+// tables of expected u32 words in a file.
 #pragma once
 
 #include "common/bit_cast.hpp"
+#include "fixtures/bytes.hpp"
 
+#include <gtest/gtest.h>
+
+#include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace gamefmt::test {
 
@@ -18,6 +25,12 @@ inline float FloatFromBits(std::uint32_t u) {
 }
 inline double DoubleFromBits(std::uint64_t u) {
     return BitCast<double>(u);
+}
+
+// Every {offset, value} pair against the little-endian u32 of `bytes` at that offset.
+inline void ExpectU32s(const std::vector<std::uint8_t> &bytes,
+                       const std::vector<std::pair<std::size_t, std::uint32_t>> &expected) {
+    for (const auto &[at, value] : expected) EXPECT_EQ(fixtures::U32At(bytes, at), value) << "at 0x" << std::hex << at;
 }
 
 } // namespace gamefmt::test
