@@ -31,8 +31,6 @@
 
 namespace {
 
-using gamefmt::fixtures::U32At;
-
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;
@@ -221,6 +219,19 @@ std::unique_ptr<aiScene> TwoMaterialScene(const aiMatrix4x4 &transform = aiMatri
                    {Material("Paint", &red), Material("tex376_19")}, transform);
 }
 
+// `file` imported, then exported as rg3d with GAMEFMT_RG_EXPORT_VERSION v4.0.
+Exported ImportedThenExportedAsV40(const Bytes &file) {
+    const ImportResult in = ImportMemory(file, "3d");
+    if (!in) {
+        Exported failed;
+        failed.error = "import: " + in.error;
+        return failed;
+    }
+    Assimp::ExportProperties props;
+    props.SetPropertyString(GAMEFMT_RG_EXPORT_VERSION, "v4.0");
+    return Export(in.scene, "rg3d", &props);
+}
+
 // ---------------------------------------------------------------- registration
 
 TEST(RgExport, RegisteredAsRg3dAndRg3dc) {
@@ -258,11 +269,7 @@ TEST(RgExport, Triangle246V50RoundTripsByteExact) {
 
 TEST(RgExport, Triangle198ExportedAsV40IsByteExact) {
     const Bytes file = fx::Triangle198V40();
-    const ImportResult in = ImportMemory(file, "3d");
-    ASSERT_TRUE(in) << in.error;
-    Assimp::ExportProperties props;
-    props.SetPropertyString(GAMEFMT_RG_EXPORT_VERSION, "v4.0");
-    const Exported out = Export(in.scene, "rg3d", &props);
+    const Exported out = ImportedThenExportedAsV40(file);
     ASSERT_TRUE(out.ok) << out.error;
     EXPECT_EQ(out.bytes, file);
 }
@@ -349,11 +356,7 @@ TEST(RgExport, TangledPolygonsComeBackWhole) {
 
 TEST(RgExport, PolygonZooAsV40KeepsItsTableAndDropsSection4) {
     const Bytes file = fx::Generate(fx::PolygonZoo());
-    const ImportResult in = ImportMemory(file, "3d");
-    ASSERT_TRUE(in) << in.error;
-    Assimp::ExportProperties props;
-    props.SetPropertyString(GAMEFMT_RG_EXPORT_VERSION, "v4.0");
-    const Exported out = Export(in.scene, "rg3d", &props);
+    const Exported out = ImportedThenExportedAsV40(file);
     ASSERT_TRUE(out.ok) << out.error;
     const rg::RG3DModel back = Read(out.bytes);
     EXPECT_EQ(back.version, rg::Version::V40);

@@ -17,8 +17,8 @@
 
 namespace {
 
-using gamefmt::fixtures::U32At;
 using gamefmt::test::ExpectU32s;
+using gamefmt::test::U32At;
 
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;

@@ -21,8 +21,6 @@
 
 namespace {
 
-using gamefmt::fixtures::U32At;
-
 namespace rg = gamefmt::redguard;
 namespace fx = gamefmt::fixtures::rg;
 using Bytes = std::vector<std::uint8_t>;

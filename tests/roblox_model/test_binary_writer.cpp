@@ -34,7 +34,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
-using gamefmt::fixtures::U32At;
+using gamefmt::test::U32At;
 
 using gamefmt::fixtures::Cat;
 

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "common/bit_cast.hpp"
-#include "fixtures/bytes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,10 +26,16 @@ inline double DoubleFromBits(std::uint64_t u) {
     return BitCast<double>(u);
 }
 
+// The little-endian u32 at `at`; throws std::out_of_range past the end (a test's wrong offset).
+inline std::uint32_t U32At(const std::vector<std::uint8_t> &b, std::size_t at) {
+    return static_cast<std::uint32_t>(b.at(at)) | static_cast<std::uint32_t>(b.at(at + 1)) << 8 |
+           static_cast<std::uint32_t>(b.at(at + 2)) << 16 | static_cast<std::uint32_t>(b.at(at + 3)) << 24;
+}
+
 // Every {offset, value} pair against the little-endian u32 of `bytes` at that offset.
 inline void ExpectU32s(const std::vector<std::uint8_t> &bytes,
                        const std::vector<std::pair<std::size_t, std::uint32_t>> &expected) {
-    for (const auto &[at, value] : expected) EXPECT_EQ(fixtures::U32At(bytes, at), value) << "at 0x" << std::hex << at;
+    for (const auto &[at, value] : expected) EXPECT_EQ(U32At(bytes, at), value) << "at 0x" << std::hex << at;
 }
 
 } // namespace gamefmt::test
