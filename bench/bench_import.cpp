@@ -4,6 +4,7 @@
 #include "heightfield.hpp"
 
 #include "gamefmt/gamefmt.hpp"
+#include "import_loop.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 
 #include <assimp/Importer.hpp>
@@ -46,23 +47,7 @@ void BM_Import(benchmark::State &state, const Format &format, unsigned flags) {
     const auto n = static_cast<std::uint32_t>(state.range(0));
     const std::vector<std::uint8_t> &bytes = Bytes(format, n);
     auto importer = gamefmt::MakeImporter();
-    double sceneBytes = 0;
-    for (auto _ : state) {
-        const aiScene *scene = importer->ReadFileFromMemory(bytes.data(), bytes.size(), flags, format.hint);
-        if (scene == nullptr) {
-            state.SkipWithError(importer->GetErrorString());
-            break;
-        }
-        benchmark::DoNotOptimize(scene->mMeshes[0]->mNumVertices);
-        state.PauseTiming();
-        // Memory of the resulting scene: how much an application holds after the import.
-        aiMemoryInfo memory;
-        importer->GetMemoryRequirements(memory);
-        sceneBytes = memory.total;
-        importer->FreeScene();
-        state.ResumeTiming();
-    }
-    state.counters["scene_MB"] = sceneBytes / 1e6;
+    gamefmt::bench::ImportLoop(state, *importer, bytes, flags, format.hint);
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes.size()));
     state.counters["triangles"] = static_cast<double>(2.0 * (n - 1) * (n - 1));
     state.counters["file_MB"] = static_cast<double>(bytes.size()) / 1e6;

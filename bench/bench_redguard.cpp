@@ -5,6 +5,7 @@
 #include "fixtures/redguard_fixtures.hpp"
 
 #include "gamefmt/gamefmt.hpp"
+#include "import_loop.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/rob.hpp"
 
@@ -106,22 +107,7 @@ void Counters(benchmark::State &state) {
 void BM_RgImportArchive(benchmark::State &state, unsigned flags) {
     const Archive &a = GeneratedArchive();
     auto importer = gamefmt::MakeImporter();
-    double sceneBytes = 0;
-    for (auto _ : state) {
-        const aiScene *scene = importer->ReadFileFromMemory(a.bytes.data(), a.bytes.size(), flags, "rob");
-        if (scene == nullptr) {
-            state.SkipWithError(importer->GetErrorString());
-            break;
-        }
-        benchmark::DoNotOptimize(scene->mNumMeshes);
-        state.PauseTiming();
-        aiMemoryInfo memory;
-        importer->GetMemoryRequirements(memory);
-        sceneBytes = memory.total;
-        importer->FreeScene();
-        state.ResumeTiming();
-    }
-    state.counters["scene_MB"] = sceneBytes / 1e6;
+    gamefmt::bench::ImportLoop(state, *importer, a.bytes, flags, "rob");
     Counters(state);
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/compression.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "import_loop.hpp"
 #include "importers/sl_mesh/asset.hpp"
 
 #include <assimp/Importer.hpp>
@@ -115,22 +116,7 @@ void Counters(benchmark::State &state, std::size_t bytes) {
 void BM_SlImport(benchmark::State &state, unsigned flags) {
     const std::vector<std::uint8_t> &bytes = Asset().llmesh;
     auto importer = gamefmt::MakeImporter();
-    double sceneBytes = 0;
-    for (auto _ : state) {
-        const aiScene *scene = importer->ReadFileFromMemory(bytes.data(), bytes.size(), flags, "llmesh");
-        if (scene == nullptr) {
-            state.SkipWithError(importer->GetErrorString());
-            break;
-        }
-        benchmark::DoNotOptimize(scene->mNumMeshes);
-        state.PauseTiming();
-        aiMemoryInfo memory; // what an application holds after the import
-        importer->GetMemoryRequirements(memory);
-        sceneBytes = memory.total;
-        importer->FreeScene();
-        state.ResumeTiming();
-    }
-    state.counters["scene_MB"] = sceneBytes / 1e6;
+    gamefmt::bench::ImportLoop(state, *importer, bytes, flags, "llmesh");
     Counters(state, bytes.size());
 }
 
