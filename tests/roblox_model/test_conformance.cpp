@@ -641,21 +641,28 @@ std::optional<fs::path> BinaryOfCase(const std::string &c) {
     return std::nullopt;
 }
 
+// The binary document of snap case `c`: nullopt when the corpus lacks its file (skipped) or when reading it
+// failed (a test failure is added).
+std::optional<Document> ReadCase(const std::string &c) {
+    const auto bin = BinaryOfCase(c);
+    if (!bin) return std::nullopt;
+    try {
+        return Read(*bin, true);
+    } catch (const std::exception &e) {
+        ADD_FAILURE() << c << ": " << e.what();
+        return std::nullopt;
+    }
+}
+
 TEST(RbxConformance, ValuesMatchInputSnapshots) {
     GAMEFMT_REQUIRE_CORPUS(corpus, "rbx/rbx-dom-expected");
     int checkedCases = 0;
     std::size_t checkedValues = 0;
     for (const std::string &c : SnapCases()) {
-        const auto bin = BinaryOfCase(c);
-        if (!bin) continue; // baseplate-727-with-tags, stylesheet: sources absent (§7)
         SCOPED_TRACE(c);
-        Document d;
-        try {
-            d = Read(*bin, true);
-        } catch (const std::exception &e) {
-            ADD_FAILURE() << c << ": " << e.what();
-            continue;
-        }
+        const std::optional<Document> read = ReadCase(c); // none for baseplate-727-with-tags, stylesheet (§7)
+        if (!read) continue;
+        const Document &d = *read;
         const test::Snap snap = test::LoadSnap(ExpectedDir() / (c + "__input.snap"));
         std::map<std::string, std::uint32_t> byReferent;
         for (std::uint32_t i = 0; i < d.instances.size(); ++i) byReferent[d.instances[i].referent] = i;
@@ -893,16 +900,10 @@ TEST(RbxConformance, TreesMatchDecodedSnapshots) {
     std::size_t checkedValues = 0;
     std::set<std::string> skipped;
     for (const std::string &c : SnapCases()) {
-        const auto bin = BinaryOfCase(c);
-        if (!bin) continue;
         SCOPED_TRACE(c);
-        Document d;
-        try {
-            d = Read(*bin, true);
-        } catch (const std::exception &e) {
-            ADD_FAILURE() << c << ": " << e.what();
-            continue;
-        }
+        const std::optional<Document> read = ReadCase(c);
+        if (!read) continue;
+        const Document &d = *read;
         const test::Snap snap = test::LoadSnap(ExpectedDir() / (c + "__decoded.snap"));
         DecodedChecker checker{c, d, {}, 0, {}};
         checker.pairTree(snap.root, d.roots, "");
