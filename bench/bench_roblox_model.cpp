@@ -103,8 +103,7 @@ rbx::Document GeneratedPlace(std::size_t parts) {
                         nShape = doc.names.intern("shape"), nTop = doc.names.intern("TopSurface"),
                         nBottom = doc.names.intern("BottomSurface"), nLocked = doc.names.intern("Locked");
     for (std::size_t i = 0; i < parts; ++i) {
-        const auto part = doc.addInstance("Part", "Part" + std::to_string(i % 1000));
-        doc.setParent(part, workspace);
+        const auto part = doc.addInstance("Part", "Part" + std::to_string(i % 1000), workspace);
         auto &props = doc.instances[part].properties;
         props.reserve(12);
         auto add = [&](std::uint32_t name, rbx::Type type, rbx::ValueData data) {

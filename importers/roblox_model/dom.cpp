@@ -102,6 +102,12 @@ std::uint32_t Document::addInstance(std::string_view className, std::string_view
     return static_cast<std::uint32_t>(instances.size() - 1);
 }
 
+std::uint32_t Document::addInstance(std::string_view className, std::string_view name, std::uint32_t parent) {
+    const std::uint32_t added = addInstance(className, name);
+    setParent(added, parent);
+    return added;
+}
+
 void Document::setParent(std::uint32_t child, std::uint32_t parent) {
     instances[child].parent = parent;
     if (parent == kNoInstance)

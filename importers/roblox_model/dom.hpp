@@ -349,6 +349,8 @@ struct Document {
     std::vector<std::string> warnings;           // non-fatal problems met while reading
 
     std::uint32_t addInstance(std::string_view className, std::string_view name);
+    // addInstance, then setParent(new instance, parent) (kNoInstance: a root).
+    std::uint32_t addInstance(std::string_view className, std::string_view name, std::uint32_t parent);
     void setParent(std::uint32_t child, std::uint32_t parent); // appends to the parent's children / roots
     const std::string &className(const Instance &i) const { return names.str(i.className); }
     const Property *findProperty(const Instance &i, std::string_view name) const;

@@ -50,8 +50,7 @@ rbx::Document FolderChain(std::size_t depth) {
     rbx::Document doc;
     std::uint32_t parent = rbx::kNoInstance;
     for (std::size_t i = 0; i < depth; ++i) {
-        const std::uint32_t folder = doc.addInstance("Folder", "F" + std::to_string(i));
-        doc.setParent(folder, parent);
+        const std::uint32_t folder = doc.addInstance("Folder", "F" + std::to_string(i), parent);
         parent = folder;
     }
     return doc;
@@ -405,11 +404,9 @@ TEST(Hostile, ConvertWritesRobloxModelsWithoutTheCopyToo) {
 // A model of three framed Parts: nodes with transforms, no meshes.
 fs::path MeshlessPartsModel(const fs::path &dir) {
     rbx::Document doc;
-    const auto model = doc.addInstance("Model", "M");
-    doc.setParent(model, rbx::kNoInstance);
+    const auto model = doc.addInstance("Model", "M", rbx::kNoInstance);
     for (int i = 0; i < 3; ++i) {
-        const auto part = doc.addInstance("Part", "P" + std::to_string(i));
-        doc.setParent(part, model);
+        const auto part = doc.addInstance("Part", "P" + std::to_string(i), model);
         rbx::Property cf;
         cf.name = doc.names.intern("CFrame");
         cf.value.type = rbx::Type::CFrame;

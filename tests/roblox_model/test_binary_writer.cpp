@@ -125,8 +125,7 @@ Document OneColumn(const std::string &prop, const std::vector<Value> &values) {
     Document doc;
     const std::uint32_t name = doc.names.intern(prop);
     for (std::size_t i = 0; i < values.size(); ++i) {
-        const std::uint32_t id = doc.addInstance("C", "i" + std::to_string(i));
-        doc.setParent(id, kNoInstance);
+        const std::uint32_t id = doc.addInstance("C", "i" + std::to_string(i), kNoInstance);
         doc.instances[id].properties.push_back({name, values[i]});
     }
     return doc;
@@ -169,8 +168,7 @@ Bytes F32(float f) {
 
 TEST(RbxBinaryWriter, ExactBytesOfTheSmallestDocument) {
     Document doc;
-    const std::uint32_t a = doc.addInstance("Folder", "A");
-    doc.setParent(a, kNoInstance);
+    doc.addInstance("Folder", "A", kNoInstance);
     const Bytes file = Write(doc, Compression::None);
     const Bytes expected = Cat({
         // header (§2.1): magic, signature, version 0, 1 class, 1 instance, reserved
@@ -219,8 +217,7 @@ TEST(RbxBinaryWriter, ExactBytesOfTheSmallestDocument) {
 
 TEST(RbxBinaryWriter, Lz4ByDefaultEvenWhenItGrowsAndEndRaw) {
     Document doc;
-    const std::uint32_t a = doc.addInstance("Folder", "A");
-    doc.setParent(a, kNoInstance);
+    doc.addInstance("Folder", "A", kNoInstance);
     const Parsed p = Parse(WriteBinary(doc));
     ASSERT_EQ(p.chunks.size(), 4u);
     for (const Chunk &c : p.chunks) {
@@ -243,8 +240,7 @@ TEST(RbxBinaryWriter, Lz4ByDefaultEvenWhenItGrowsAndEndRaw) {
 
 TEST(RbxBinaryWriter, ZstdFramesAndNone) {
     Document doc;
-    const std::uint32_t a = doc.addInstance("Folder", "A");
-    doc.setParent(a, kNoInstance);
+    doc.addInstance("Folder", "A", kNoInstance);
     const Parsed z = Parse(Write(doc, Compression::Zstd));
     for (const Chunk &c : z.chunks) {
         if (c.name == "END") {
@@ -264,8 +260,7 @@ TEST(RbxBinaryWriter, HeaderCountsAndChunkOrder) {
     SharedStringEntry s;
     s.content = "blob";
     doc.sharedStrings.push_back(s);
-    const std::uint32_t m = doc.addInstance("Model", "M");
-    doc.setParent(m, kNoInstance);
+    const std::uint32_t m = doc.addInstance("Model", "M", kNoInstance);
     for (const char *cls : {"Part", "Folder", "Part"}) doc.setParent(doc.addInstance(cls, "x"), m);
     const Parsed p = Parse(Write(doc));
     EXPECT_EQ(U32At(p.header, 16), 3u); // Folder, Model, Part
@@ -322,8 +317,7 @@ TEST(RbxBinaryWriter, DecimalReferentsAreKept) {
     Document doc;
     const char *refs[] = {"1619", "1620", "1624", "1626", "1629", "1634"};
     for (const char *r : refs) {
-        const std::uint32_t i = doc.addInstance("Folder", r);
-        doc.setParent(i, kNoInstance);
+        const std::uint32_t i = doc.addInstance("Folder", r, kNoInstance);
         doc.instances[i].referent = r;
     }
     const Parsed p = Parse(Write(doc));
@@ -336,8 +330,7 @@ TEST(RbxBinaryWriter, DecimalReferentsAreKept) {
 TEST(RbxBinaryWriter, DuplicateDecimalReferentsAreReassigned) {
     Document doc;
     for (int k = 0; k < 2; ++k) {
-        const std::uint32_t i = doc.addInstance("Folder", "x");
-        doc.setParent(i, kNoInstance);
+        const std::uint32_t i = doc.addInstance("Folder", "x", kNoInstance);
         doc.instances[i].referent = "7";
     }
     const Parsed p = Parse(Write(doc));
@@ -603,8 +596,7 @@ TEST(RbxBinaryWriter, CFrameQuatWrittenAs0x11) {
 
 TEST(RbxBinaryWriter, PropertiesSortedByNameInAsciiOrder) {
     Document doc;
-    const std::uint32_t part = doc.addInstance("Part", "P");
-    doc.setParent(part, kNoInstance);
+    const std::uint32_t part = doc.addInstance("Part", "P", kNoInstance);
     for (const char *n : {"size", "shape", "Color3uint8", "formFactorRaw", "Anchored"})
         doc.instances[part].properties.push_back({doc.names.intern(n), V(Type::Bool, true)});
     const Parsed p = Parse(Write(doc));

@@ -29,8 +29,7 @@ Document Sample(bool reverseInterning = false) {
         d.names.intern("Folder");
         d.names.intern("size");
     }
-    const auto model = d.addInstance("Model", "M");
-    d.setParent(model, kNoInstance);
+    const auto model = d.addInstance("Model", "M", kNoInstance);
     const auto part = d.addInstance("Part", "P");
     const auto folder = d.addInstance("Folder", "F");
     d.setParent(part, model);
@@ -118,8 +117,7 @@ TEST(RbxCompare, RefComparedByTreePositionNotIndex) {
     Document b;
     const auto folder = b.addInstance("Folder", "F");
     const auto part = b.addInstance("Part", "P");
-    const auto model = b.addInstance("Model", "M");
-    b.setParent(model, kNoInstance);
+    const auto model = b.addInstance("Model", "M", kNoInstance);
     b.setParent(part, model);
     b.setParent(folder, model);
     AddProperty(b, part, "Target", Type::Ref, RefValue{folder});
@@ -160,12 +158,10 @@ TEST(RbxCompare, StructureDifferences) {
     b.instances[2].className = b.names.intern("Configuration");
     EXPECT_EQ(CompareDocuments(a, b), "Model \"M\" > Folder \"F\": class Folder vs Configuration");
     b = Sample();
-    const auto extra = b.addInstance("Folder", "X");
-    b.setParent(extra, 2);
+    b.addInstance("Folder", "X", 2);
     EXPECT_EQ(CompareDocuments(a, b), "Model \"M\" > Folder \"F\": child count 0 vs 1 ([] vs [Folder \"X\"])");
     b = Sample();
-    const auto root = b.addInstance("Instance", "FilteredSelection");
-    b.setParent(root, kNoInstance);
+    b.addInstance("Instance", "FilteredSelection", kNoInstance);
     EXPECT_EQ(CompareDocuments(a, b),
               "root instance count: 1 vs 2 ([Model \"M\"] vs [Model \"M\", Instance \"FilteredSelection\"])");
 }

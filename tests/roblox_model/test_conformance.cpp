@@ -600,10 +600,8 @@ bool MatchesInputSnap(const Document &d, const Value &value, const SnapNode &n) 
 std::string RenderValueBrief(const Document &d, const Value &v) {
     // Reuse CompareDocuments' renderer: compare against an empty document property to get its text.
     Document a, b;
-    const auto ia = a.addInstance("X", "");
-    a.setParent(ia, kNoInstance);
-    const auto ib = b.addInstance("X", "");
-    b.setParent(ib, kNoInstance);
+    const auto ia = a.addInstance("X", "", kNoInstance);
+    b.addInstance("X", "", kNoInstance);
     Property p;
     p.name = a.names.intern("v");
     p.value = v;

@@ -177,16 +177,11 @@ TEST(RbxScene, NodesNamesAndTransforms) {
 // Model M { Part A (Ref "Target" -> B), Part B, Folder F { Part C } }.
 rbx::Document EditableDocument() {
     rbx::Document doc;
-    const auto m = doc.addInstance("Model", "M");
-    doc.setParent(m, rbx::kNoInstance);
-    const auto a = doc.addInstance("Part", "A");
-    doc.setParent(a, m);
-    const auto b = doc.addInstance("Part", "B");
-    doc.setParent(b, m);
-    const auto f = doc.addInstance("Folder", "F");
-    doc.setParent(f, m);
-    const auto c = doc.addInstance("Part", "C");
-    doc.setParent(c, f);
+    const auto m = doc.addInstance("Model", "M", rbx::kNoInstance);
+    const auto a = doc.addInstance("Part", "A", m);
+    const auto b = doc.addInstance("Part", "B", m);
+    const auto f = doc.addInstance("Folder", "F", m);
+    doc.addInstance("Part", "C", f);
     rbx::Property ref;
     ref.name = doc.names.intern("Target");
     ref.value.type = rbx::Type::Ref;
@@ -290,8 +285,7 @@ TEST(RbxScene, NodeTreeEditsReachTheDocument) {
 
 TEST(RbxScene, DriftingRotationIsReorthonormalisedButKeptRaw) {
     rbx::Document doc;
-    const auto p = doc.addInstance("Part", "P");
-    doc.setParent(p, rbx::kNoInstance);
+    const auto p = doc.addInstance("Part", "P", rbx::kNoInstance);
     rbx::CFrame cf;
     cf.rotation = {2, 0, 0, 0, 1, 0, 0, 0, 1}; // scaled X: not rigid
     SetCFrame(doc, p, cf);

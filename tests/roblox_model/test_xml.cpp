@@ -648,13 +648,10 @@ TEST(RbxXml, PropertiesAfterChildrenAndRepeatedProperty) {
 
 Document OnePart() {
     Document d;
-    const std::uint32_t m = d.addInstance("Model", "M");
-    d.setParent(m, kNoInstance);
-    const std::uint32_t p = d.addInstance("Part", "P");
-    d.setParent(p, m);
+    const std::uint32_t m = d.addInstance("Model", "M", kNoInstance);
+    const std::uint32_t p = d.addInstance("Part", "P", m);
     d.instances[p].referent = "7";
-    const std::uint32_t q = d.addInstance("Part", "Q");
-    d.setParent(q, m);
+    const std::uint32_t q = d.addInstance("Part", "Q", m);
     d.instances[q].referent = "7"; // duplicate: must be replaced
     return d;
 }
@@ -741,11 +738,9 @@ TEST(RbxXml, StreamedTextEqualsTheWholeText) {
     // 20,000 parts with a 100-byte string each (about 3 MB of XML) and shared strings: the sink gets the same
     // bytes in pieces of about 1 MiB, never the whole text at once.
     Document d;
-    const std::uint32_t m = d.addInstance("Model", "M");
-    d.setParent(m, kNoInstance);
+    const std::uint32_t m = d.addInstance("Model", "M", kNoInstance);
     for (int i = 0; i < 20000; ++i) {
-        const std::uint32_t p = d.addInstance("Part", "P" + std::to_string(i));
-        d.setParent(p, m);
+        const std::uint32_t p = d.addInstance("Part", "P" + std::to_string(i), m);
         AddProperty(d, p, "Note", Type::String, std::string(100, static_cast<char>('a' + i % 26)));
     }
     for (int i = 0; i < 3; ++i) {
