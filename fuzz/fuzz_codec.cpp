@@ -65,7 +65,7 @@ void RedguardModel(const std::uint8_t *data, std::size_t size, std::size_t base 
     const gamefmt::redguard::RG3DModel model = gamefmt::redguard::ReadModel(data, size, base);
     (void)gamefmt::redguard::CornerUVs(model);
     (void)gamefmt::redguard::CornerNormals(model);
-    (void)gamefmt::redguard::FaceRecordOffsets(model);
+    (void)gamefmt::redguard::FaceRecordOffsets(model, model.header[15]);
     if (gamefmt::redguard::IsV2(model.version)) return; // never written
     std::vector<std::uint8_t> written;
     try {

@@ -338,7 +338,7 @@ std::string FloatText(float f) {
 // rg.section4 (assimp_glue/redguard/scene.hpp): a reference that points at its face's record, as every real one does
 // (docs/formats/redguard-3d.md §8), is written as the face index, runs of them as "a-b"; any other as "off/i4".
 std::string Section4Text(const RG3DModel &model) {
-    const std::vector<std::uint64_t> records = redguard::FaceRecordOffsets(model);
+    const std::vector<std::uint64_t> records = redguard::FaceRecordOffsets(model, model.header[15]); // [0x3C]
     const auto canonical = [&records](const redguard::Section4Ref &ref) {
         const std::size_t face = ref.faceIndexTimes4 / 4u;
         return ref.faceIndexTimes4 % 4 == 0 && face < records.size() && records[face] == ref.faceOffset;

@@ -247,10 +247,10 @@ void CornerUVs(const RG3DModel &model, std::vector<std::array<double, 2>> &uvs) 
     }
 }
 
-std::vector<std::uint64_t> FaceRecordOffsets(const RG3DModel &model) {
+std::vector<std::uint64_t> FaceRecordOffsets(const RG3DModel &model, std::uint64_t firstRecord) {
     std::vector<std::uint64_t> offsets(model.faces.size());
     const std::uint64_t headerBytes = IsV2(model.version) ? 8 : 10;
-    std::uint64_t at = model.header[15]; // 0x3C
+    std::uint64_t at = firstRecord;
     for (std::size_t f = 0; f < model.faces.size(); ++f) {
         offsets[f] = at;
         at += headerBytes + 8 * std::uint64_t(model.faces[f].corners.size());

@@ -124,10 +124,11 @@ std::uint32_t PackNormal(const Int3 &normal); // each component clamped to -512.
 // trunc(256 · unit((v1 - v0) × (v2 - v0))) toward zero (§5); Newell normal of all corners when the first three
 // are collinear; (0, 0, 0) for a degenerate polygon.
 Int3 ComputeFaceNormal(const std::vector<std::int32_t> &positions, const Face &face);
-// The model-relative offset of each face record where the file laid it out: the faces offset [0x3C], then
-// records of 10 + 8n bytes (v2.x 8 + 8n) back to back (§3, §4). Section4 references point at these (§8). The
-// offsets are those of the read file only when the reader skipped no face (faces of fewer than 3 corners).
-std::vector<std::uint64_t> FaceRecordOffsets(const RG3DModel &model);
+// The model-relative offset of each face record when the records start at `firstRecord` and follow each other
+// (10 + 8n bytes each, v2.x 8 + 8n; §3, §4). Section4 references point at these (§8). With the read file's
+// faces offset (header[15], [0x3C]) they are that file's offsets when the reader skipped no face (faces of fewer
+// than 3 corners); the writer lays faces out from 0x40.
+std::vector<std::uint64_t> FaceRecordOffsets(const RG3DModel &model, std::uint64_t firstRecord);
 // floor(max ||v||) over the given positions (raw units, §5).
 std::uint32_t ComputeRadius(const std::vector<std::int32_t> &positions);
 

@@ -30,10 +30,6 @@ std::uint32_t Offset(std::uint64_t value, const char *what) {
     return static_cast<std::uint32_t>(value);
 }
 
-std::uint64_t FaceRecordSize(const Face &face) {
-    return 10 + 8 * std::uint64_t(face.corners.size());
-}
-
 // The NaN "no normal" marker of §6: 00 00 C0 FF in each component.
 float NoNormalMarker() {
     const std::uint32_t bits = 0xFFC00000u;
@@ -77,18 +73,6 @@ std::uint64_t CornerCount(const RG3DModel &model) {
     std::uint64_t total = 0;
     for (const Face &face : model.faces) total += face.corners.size();
     return total;
-}
-
-// Face records start at 0x40; the offset of each (Section4 references point at them, §8).
-std::vector<std::uint64_t> FaceOffsets(const RG3DModel &model) {
-    std::vector<std::uint64_t> offsets;
-    offsets.reserve(model.faces.size());
-    std::uint64_t at = kHeaderSize;
-    for (const Face &face : model.faces) {
-        offsets.push_back(at);
-        at += FaceRecordSize(face);
-    }
-    return offsets;
 }
 
 void WriteFaces(ByteWriter &w, const RG3DModel &model) {
@@ -190,7 +174,7 @@ std::vector<std::uint8_t> WriteStatic(const RG3DModel &model, std::vector<std::s
     w.u32le(0);
 
     if (section4) {
-        const std::vector<std::uint64_t> faceOffsets = FaceOffsets(model);
+        const std::vector<std::uint64_t> faceOffsets = FaceRecordOffsets(model, kHeaderSize); // §8 targets
         h[7] = Offset(w.size(), "Section4");
         h[8] = static_cast<std::uint32_t>(model.section4.size());
         for (const Section4Group &group : model.section4) {

@@ -837,6 +837,8 @@ TEST(RgModelSection4, V5FormWithAFaceInTwoGroups) {
     EXPECT_EQ(m.section4[0].refs[0], (rg::Section4Ref{0x40, 0}));
     EXPECT_EQ(m.section4[1].refs[0], (rg::Section4Ref{0x40, 0}));
     EXPECT_EQ(m.section4[1].refs[1], (rg::Section4Ref{0x40 + 42, 4}));
+    // Where those references point: a v4/v5 record is 10 + 8·4 = 42 bytes for a quad.
+    EXPECT_EQ(rg::FaceRecordOffsets(m, m.header[15]), (std::vector<std::uint64_t>{0x40, 0x40 + 42}));
 }
 
 TEST(RgModelSection4, V2FormWithAFaceInTwoGroups) {
@@ -851,6 +853,8 @@ TEST(RgModelSection4, V2FormWithAFaceInTwoGroups) {
     EXPECT_EQ(m.section4[1].opaque, (std::array<float, 3>{0, 0, 0}));
     EXPECT_EQ(m.section4[1].refs[1], (rg::Section4Ref{faces + 42, 4}));
     EXPECT_TRUE(m.warnings.empty());
+    // A v2.x record is 8 + 8·3 = 32 bytes for a triangle (these references do not point at face 1's record).
+    EXPECT_EQ(rg::FaceRecordOffsets(m, m.header[15]), (std::vector<std::uint64_t>{faces, faces + 32u}));
 }
 
 TEST(RgModelSection4, OverrunIsDroppedWithAWarning) {

@@ -48,8 +48,7 @@ void WriteMetadata(JsonWriter &json, const aiMetadata &metadata, unsigned depth)
         json.key(v.key);
         json.beginObject(entry.mType != AI_AIMETADATA);
         const auto type = [&](const char *name) {
-            json.key("type");
-            json.string(name);
+            json.stringField("type", name);
             json.key("value");
         };
         if (v.parts != 0) {
@@ -145,8 +144,7 @@ void WriteMaterialList(JsonWriter &json, const aiScene &scene) {
     json.beginArray();
     for (unsigned i = 0; i < scene.mNumMaterials; ++i) {
         json.beginObject(true);
-        json.key("index");
-        json.unsignedInteger(i);
+        json.unsignedField("index", i);
         json.key("name");
         WriteMaterialName(json, scene, i);
         json.endObject();
@@ -162,20 +160,15 @@ void WriteTextureList(JsonWriter &json, const aiScene &scene) {
         const aiTexture *texture = scene.mTextures[i];
         if (texture == nullptr) continue;
         json.beginObject(true);
-        json.key("index");
-        json.unsignedInteger(i);
-        json.key("formatHint");
-        json.string(std::string_view(texture->achFormatHint, strnlen(texture->achFormatHint, HINTMAXTEXTURELEN)));
-        json.key("compressed");
-        json.boolean(texture->mHeight == 0);
+        json.unsignedField("index", i);
+        json.stringField("formatHint",
+                         std::string_view(texture->achFormatHint, strnlen(texture->achFormatHint, HINTMAXTEXTURELEN)));
+        json.booleanField("compressed", texture->mHeight == 0);
         if (texture->mHeight == 0) {
-            json.key("bytes");
-            json.unsignedInteger(texture->mWidth);
+            json.unsignedField("bytes", texture->mWidth);
         } else {
-            json.key("width");
-            json.unsignedInteger(texture->mWidth);
-            json.key("height");
-            json.unsignedInteger(texture->mHeight);
+            json.unsignedField("width", texture->mWidth);
+            json.unsignedField("height", texture->mHeight);
         }
         WriteOptionalString(json, "filename", std::string(View(texture->mFilename)));
         json.endObject();
@@ -191,22 +184,15 @@ void WriteMeshList(JsonWriter &json, const aiScene &scene) {
         const aiMesh *mesh = scene.mMeshes[i];
         if (mesh == nullptr) continue;
         json.beginObject(true);
-        json.key("index");
-        json.unsignedInteger(i);
-        json.key("name");
-        json.string(View(mesh->mName));
-        json.key("vertices");
-        json.unsignedInteger(mesh->mNumVertices);
-        json.key("faces");
-        json.unsignedInteger(mesh->mNumFaces);
-        json.key("material");
-        json.unsignedInteger(mesh->mMaterialIndex);
+        json.unsignedField("index", i);
+        json.stringField("name", View(mesh->mName));
+        json.unsignedField("vertices", mesh->mNumVertices);
+        json.unsignedField("faces", mesh->mNumFaces);
+        json.unsignedField("material", mesh->mMaterialIndex);
         json.key("materialName");
         WriteMaterialName(json, scene, mesh->mMaterialIndex);
-        json.key("bones");
-        json.unsignedInteger(mesh->mNumBones);
-        json.key("morphTargets");
-        json.unsignedInteger(mesh->mNumAnimMeshes);
+        json.unsignedField("bones", mesh->mNumBones);
+        json.unsignedField("morphTargets", mesh->mNumAnimMeshes);
         json.key("primitiveTypes");
         WritePrimitiveTypes(json, mesh->mPrimitiveTypes);
         json.endObject();
@@ -222,20 +208,13 @@ void WriteAnimationList(JsonWriter &json, const aiScene &scene) {
         const aiAnimation *anim = scene.mAnimations[i];
         if (anim == nullptr) continue;
         json.beginObject(true);
-        json.key("index");
-        json.unsignedInteger(i);
-        json.key("name");
-        json.string(View(anim->mName));
-        json.key("durationTicks");
-        json.number(anim->mDuration);
-        json.key("ticksPerSecond");
-        json.number(anim->mTicksPerSecond);
-        json.key("nodeChannels");
-        json.unsignedInteger(anim->mNumChannels);
-        json.key("meshChannels");
-        json.unsignedInteger(anim->mNumMeshChannels);
-        json.key("morphChannels");
-        json.unsignedInteger(anim->mNumMorphMeshChannels);
+        json.unsignedField("index", i);
+        json.stringField("name", View(anim->mName));
+        json.numberField("durationTicks", anim->mDuration);
+        json.numberField("ticksPerSecond", anim->mTicksPerSecond);
+        json.unsignedField("nodeChannels", anim->mNumChannels);
+        json.unsignedField("meshChannels", anim->mNumMeshChannels);
+        json.unsignedField("morphChannels", anim->mNumMorphMeshChannels);
         json.endObject();
     }
     json.endArray();
@@ -250,17 +229,14 @@ void WriteNodeList(JsonWriter &json, const InfoInput &input) {
                            const aiMatrix4x4 &) {
         const bool withMetadata = input.verbose && node.mMetaData != nullptr;
         json.beginObject(!withMetadata && !input.verbose);
-        json.key("index");
-        json.unsignedInteger(index);
-        json.key("name");
-        json.string(View(node.mName));
+        json.unsignedField("index", index);
+        json.stringField("name", View(node.mName));
         json.key("parent");
         if (parent < 0)
             json.null();
         else
             json.integer(parent);
-        json.key("depth");
-        json.unsignedInteger(depth);
+        json.unsignedField("depth", depth);
         json.key("meshes");
         json.beginArray(true);
         for (unsigned i = 0; i < node.mNumMeshes; ++i) json.unsignedInteger(node.mMeshes[i]);
@@ -316,48 +292,30 @@ void WriteInfoJson(const InfoInput &input, std::ostream &out) {
     const SceneStats stats = ComputeStats(scene);
     JsonWriter json(out);
     json.beginObject();
-    json.key("file");
-    json.string(input.path);
+    json.stringField("file", input.path);
     WriteOptionalString(json, "format", MetadataString(scene.mMetaData, AI_METADATA_SOURCE_FORMAT));
     WriteOptionalString(json, "formatVersion", MetadataString(scene.mMetaData, AI_METADATA_SOURCE_FORMAT_VERSION));
-    json.key("incomplete");
-    json.boolean((scene.mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0);
-    json.key("postProcessing");
-    json.string(input.stepsApplied ? DescribeSteps(input.stepsApplied) : "none");
-    json.key("memoryBytes");
-    json.unsignedInteger(input.memory.total);
+    json.booleanField("incomplete", (scene.mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0);
+    json.stringField("postProcessing", input.stepsApplied ? DescribeSteps(input.stepsApplied) : "none");
+    json.unsignedField("memoryBytes", input.memory.total);
 
     json.key("counts");
     json.beginObject();
-    json.key("nodes");
-    json.unsignedInteger(stats.nodes);
-    json.key("maxDepth");
-    json.unsignedInteger(stats.maxDepth);
-    json.key("meshes");
-    json.unsignedInteger(scene.mNumMeshes);
-    json.key("animations");
-    json.unsignedInteger(scene.mNumAnimations);
-    json.key("textures");
-    json.unsignedInteger(scene.mNumTextures);
-    json.key("materials");
-    json.unsignedInteger(scene.mNumMaterials);
-    json.key("cameras");
-    json.unsignedInteger(scene.mNumCameras);
-    json.key("lights");
-    json.unsignedInteger(scene.mNumLights);
-    json.key("vertices");
-    json.unsignedInteger(stats.vertices);
-    json.key("faces");
-    json.unsignedInteger(stats.faces);
-    json.key("bones");
-    json.unsignedInteger(stats.bones);
-    json.key("animationChannels");
-    json.unsignedInteger(stats.animationChannels);
+    json.unsignedField("nodes", stats.nodes);
+    json.unsignedField("maxDepth", stats.maxDepth);
+    json.unsignedField("meshes", scene.mNumMeshes);
+    json.unsignedField("animations", scene.mNumAnimations);
+    json.unsignedField("textures", scene.mNumTextures);
+    json.unsignedField("materials", scene.mNumMaterials);
+    json.unsignedField("cameras", scene.mNumCameras);
+    json.unsignedField("lights", scene.mNumLights);
+    json.unsignedField("vertices", stats.vertices);
+    json.unsignedField("faces", stats.faces);
+    json.unsignedField("bones", stats.bones);
+    json.unsignedField("animationChannels", stats.animationChannels);
     json.endObject();
-    json.key("averageFacesPerMesh");
-    json.unsignedInteger(scene.mNumMeshes ? stats.faces / scene.mNumMeshes : 0);
-    json.key("averageVertsPerMesh");
-    json.unsignedInteger(scene.mNumMeshes ? stats.vertices / scene.mNumMeshes : 0);
+    json.unsignedField("averageFacesPerMesh", scene.mNumMeshes ? stats.faces / scene.mNumMeshes : 0);
+    json.unsignedField("averageVertsPerMesh", scene.mNumMeshes ? stats.vertices / scene.mNumMeshes : 0);
     json.key("primitiveTypes");
     WritePrimitiveTypes(json, stats.primitiveTypes);
     json.key("bounds");
@@ -369,8 +327,7 @@ void WriteInfoJson(const InfoInput &input, std::ostream &out) {
         WritePoint(json, stats.max);
         json.key("center");
         WritePoint(json, (stats.min + stats.max) * 0.5f);
-        json.key("approximate");
-        json.boolean(stats.boundsApproximate);
+        json.booleanField("approximate", stats.boundsApproximate);
         json.endObject();
     } else {
         json.null();

@@ -111,4 +111,21 @@ void JsonWriter::number(float value) {
     raw(std::string_view(buffer, static_cast<std::size_t>(result.ptr - buffer)));
 }
 
+void JsonWriter::stringField(std::string_view name, std::string_view value) {
+    key(name);
+    string(value);
+}
+void JsonWriter::booleanField(std::string_view name, bool value) {
+    key(name);
+    boolean(value);
+}
+void JsonWriter::unsignedField(std::string_view name, std::uint64_t value) {
+    key(name);
+    unsignedInteger(value);
+}
+void JsonWriter::numberField(std::string_view name, double value) {
+    key(name);
+    number(value);
+}
+
 } // namespace gamefmt::cli

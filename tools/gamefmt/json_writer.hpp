@@ -32,6 +32,12 @@ public:
     void number(double value); // shortest round-trip form; null if not finite
     void number(float value);
 
+    // key(name) then the value: one member of an object.
+    void stringField(std::string_view name, std::string_view value);
+    void booleanField(std::string_view name, bool value);
+    void unsignedField(std::string_view name, std::uint64_t value);
+    void numberField(std::string_view name, double value);
+
 private:
     struct Level {
         bool object;
