@@ -39,7 +39,9 @@
 //     ';', each "cx,cy,cz,radius,o0,o1,o2:refs" (centre i32, radius u32, the f32 triple printed with %.9g
 //     (0,0,0 in v2 models)); refs comma-separated: a reference that points at its face's record (every real
 //     one) as the face index, consecutive ones as "a-b"; any other as "off/i4" (model-relative face-record
-//     offset / face index·4) — e.g. "0,-256,0,362,0.5,1,1.25:0-11,14,96/3".
+//     offset / face index·4) — e.g. "0,-256,0,362,0.5,1,1.25:0-11,14,96/3". The exporter reads both forms; a
+//     group of more than 65535 references, or any other malformed text, gives one group of every face and a
+//     warning.
 //   rg.vertex_order (string, only when the file does not number its vertices in first use along the faces): the
 //     file vertex index of each used vertex in order of first use (faces in file order, corners in order),
 //     comma-separated, runs as "a-b" — e.g. "0-1,4,2-3"; an exporter that numbers welded vertices by first use
