@@ -24,7 +24,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <tuple>
 #include <unordered_map>
 
 namespace gamefmt::glue {
