@@ -3,7 +3,10 @@
 #include "assimp_glue/roblox_model/importer.hpp"
 
 #include "assimp_glue/common/io_util.hpp"
+#include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/roblox_model/assets.hpp"
 #include "assimp_glue/roblox_model/scene.hpp"
+#include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_model/detect.hpp"
@@ -16,8 +19,8 @@ namespace gamefmt::glue {
 const aiImporterDesc &RobloxModelImporter::Description() {
     static const aiImporterDesc desc = DescribeFormat(
         "gamefmt Roblox model/place",
-        "Roblox binary and XML models and places: the instance tree with every property in node metadata "
-        "(geometry pending: scenes are INCOMPLETE)",
+        "Roblox binary and XML models and places: the instance tree, parts as shared meshes with materials per "
+        "look, decals, lights and the camera",
         aiImporterFlags_SupportTextFlavour | aiImporterFlags_SupportBinaryFlavour |
             aiImporterFlags_SupportCompressedFlavour,
         "rbxm rbxl rbxmx rbxlx");
@@ -36,6 +39,25 @@ void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
     const int instances = importer->GetPropertyInteger(GAMEFMT_RBX_MAX_INSTANCES, 0);
     mMaxInstances = instances > 0 ? std::size_t(instances) : rbx::ReadOptions::kDefaultMaxInstances;
     mNodeProperties = importer->GetPropertyBool(GAMEFMT_RBX_NODE_PROPERTIES, false);
+
+    mOptionError.clear();
+    mGeometry = RbxGeometryOptions();
+    const std::string scope = AsciiLower(importer->GetPropertyString(GAMEFMT_RBX_GEOMETRY_SCOPE, "auto"));
+    if (scope == "workspace")
+        mGeometry.scope = RbxGeometryScope::Workspace;
+    else if (scope == "all")
+        mGeometry.scope = RbxGeometryScope::All;
+    else if (scope != "auto" && !scope.empty())
+        mOptionError = "option " GAMEFMT_RBX_GEOMETRY_SCOPE " is \"" + SanitizeForAiString(scope, 100) +
+                       "\"; valid values: workspace, all, auto";
+    mGeometry.enabled = importer->GetPropertyBool(GAMEFMT_RBX_GEOMETRY, true);
+    mGeometry.skipInvisible = importer->GetPropertyBool(GAMEFMT_RBX_SKIP_INVISIBLE, false);
+    const int segments = importer->GetPropertyInteger(GAMEFMT_RBX_SEGMENTS, 24);
+    if (segments < 3 || segments > 256)
+        mOptionError = "option " GAMEFMT_RBX_SEGMENTS " is " + std::to_string(segments) + "; valid values: 3 to 256";
+    else
+        mGeometry.segments = static_cast<unsigned>(segments);
+    mAssetFolders = SplitAssetFolders(importer->GetPropertyString(GAMEFMT_RBX_ASSET_DIR, ""));
 }
 
 void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {
@@ -44,12 +66,15 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     if (rbx::Detect(bytes.data(), bytes.size()) == rbx::Encoding::None)
         throw FormatError("Roblox model",
                           "not a Roblox model file: expected \"<roblox!\" (binary) or \"<roblox \" (XML)", 0);
+    if (!mOptionError.empty()) throw FormatError("Roblox model", mOptionError);
     rbx::ReadOptions read;
     read.maxDecompressed = mMaxDecompressed;
     read.maxInstances = mMaxInstances;
     RobloxSceneOptions options;
     options.maxDepth = limits().maxNodeDepth;
     options.nodeProperties = mNodeProperties;
+    options.geometry = mGeometry;
+    options.geometry.images = MakeImageResolver(io, mAssetFolders);
     ImportRobloxModel(bytes.data(), bytes.size(), read, options, scene);
     FinishImportedScene(scene, rbx::kFormatName, limits());
 }

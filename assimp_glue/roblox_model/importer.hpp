@@ -3,10 +3,12 @@
 #pragma once
 
 #include "assimp_glue/common/format_importer.hpp"
+#include "assimp_glue/roblox_model/geometry.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace gamefmt::glue {
 
@@ -20,13 +22,17 @@ protected:
     void InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) override;
     // By signature: "<roblox!" (binary) or "<roblox" (XML).
     bool detect(const std::uint8_t *data, std::size_t size) const override;
-    // GAMEFMT_RBX_MAX_DECOMPRESSED, GAMEFMT_RBX_MAX_INSTANCES and GAMEFMT_RBX_NODE_PROPERTIES.
+    // GAMEFMT_RBX_MAX_DECOMPRESSED, _MAX_INSTANCES, _NODE_PROPERTIES, _GEOMETRY_SCOPE, _SKIP_INVISIBLE,
+    // _SEGMENTS and _ASSET_DIR.
     void readOptions(const Assimp::Importer *importer) override;
 
 private:
     std::size_t mMaxInstances = 0;                              // GAMEFMT_RBX_MAX_INSTANCES
     std::uint64_t mMaxDecompressed = std::uint64_t(1024) << 20; // GAMEFMT_RBX_MAX_DECOMPRESSED, bytes
     bool mNodeProperties = false;                               // GAMEFMT_RBX_NODE_PROPERTIES
+    RbxGeometryOptions mGeometry;                               // scope, invisible parts, segments
+    std::vector<std::string> mAssetFolders;                     // GAMEFMT_RBX_ASSET_DIR
+    std::string mOptionError;                                   // a bad option value, thrown on import
 };
 
 } // namespace gamefmt::glue

@@ -184,7 +184,8 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     std::vector<aiMatrix4x4> world(n); // frame of each instance (inherited when it has none)
     std::vector<std::vector<aiNode *>> childLists(n);
     std::vector<aiNode *> rootChildren;
-    std::size_t reached = 0;
+    std::vector<std::uint32_t> order; // tree pre-order
+    order.reserve(n);
     ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t parent, std::size_t depth) {
         const Instance &inst = doc.instances[index];
         const std::string &className = doc.className(inst);
@@ -196,7 +197,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
                  " levels below the root, deeper than the limit of " + std::to_string(options.maxDepth) +
                  " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
         }
-        ++reached;
+        order.push_back(index);
         auto *node = new aiNode();
         nodes[index] = node;
         node->mName = ToAiString(names.make(WantedNodeName(doc, inst)));
@@ -218,14 +219,16 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
         nodes[i]->mNumChildren = static_cast<unsigned>(childLists[i].size());
         nodes[i]->mChildren = CopyToNewArray(childLists[i]);
     }
-    if (reached != n)
-        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - reached) +
+    if (order.size() != n)
+        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - order.size()) +
                 " instance(s) not reachable from the top level were left out of the node tree");
     scene->mRootNode->mNumChildren = static_cast<unsigned>(rootChildren.size());
     scene->mRootNode->mChildren = CopyToNewArray(rootChildren);
 
-    // Geometry arrives with a later issue: nodes only, no meshes, no materials.
-    scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+    const bool place = IsPlace(doc);
+    AddRobloxGeometry(doc, nodes, order, place, options.geometry, scene);
+    // Assimp accepts a scene without meshes only when it says so.
+    if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
 
     MetadataBuilder sm;
     sm.add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
@@ -247,7 +250,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     // Undecoded PROPs, unknown chunks and unknown XML elements are in rbx.source; DocumentFromScene still
     // reads rbx.raw.<n> / rbx.xmlraw.<n> entries from scenes made without it.
     sm.mergeInto(scene->mMetaData);
-    SetSourceAsset(scene, IsPlace(doc) ? kRbxPlaceFormat : kRbxModelFormat,
+    SetSourceAsset(scene, place ? kRbxPlaceFormat : kRbxModelFormat,
                    doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "assimp_glue/common/import_guard.hpp"
+#include "assimp_glue/roblox_model/geometry.hpp"
 #include "gamefmt/roblox_model.hpp"
 
 #include <cstddef>
@@ -48,11 +49,13 @@ struct RobloxSceneOptions {
     // The file the document was read from, kept as rbx.source; null: the document's uncompressed binary form.
     const std::uint8_t *source = nullptr;
     std::size_t sourceSize = 0;
+    // Parts, decals, lights and the camera (geometry.hpp); `geometry.enabled = false` gives nodes alone.
+    RbxGeometryOptions geometry;
 };
 
 // Fills `scene` (fresh, from BaseImporter) from `document`: one node per instance (names unique, CFrames as
-// transforms), the instances in scene metadata rbx.source, no meshes and no materials,
-// AI_SCENE_FLAGS_INCOMPLETE. Document warnings go to Assimp's logger.
+// transforms), the instances in scene metadata rbx.source, and what the parts show (AddRobloxGeometry);
+// AI_SCENE_FLAGS_INCOMPLETE when that is no mesh at all. Document warnings go to Assimp's logger.
 void BuildRobloxModelScene(const rbx::Document &document, aiScene *scene, const RobloxSceneOptions &options = {});
 
 // ReadDocument (binary or XML) with `readOptions` (decompression ceiling, instance cap), then

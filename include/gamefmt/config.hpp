@@ -64,6 +64,30 @@
 // costs ~2 KB, so the bags take gigabytes for a 300,000-part place. CLI: --rbx-node-properties
 #define GAMEFMT_RBX_NODE_PROPERTIES "GAMEFMT_RBX_NODE_PROPERTIES"
 
+// Import (bool, default true): build what the parts show (meshes, materials, decals, lights, the camera).
+// false: the instance tree alone, nodes with their CFrames (the cheapest import of a huge place).
+// CLI: --rbx-no-geometry
+#define GAMEFMT_RBX_GEOMETRY "GAMEFMT_RBX_GEOMETRY"
+
+// Import (string, default "auto"): which parts get geometry. "workspace": the descendants of the top-level
+// Workspace (what the game world shows; other services keep their nodes without meshes); "all": every part
+// in the file; "auto": workspace for places, all for models. CLI: --rbx-scope SCOPE
+#define GAMEFMT_RBX_GEOMETRY_SCOPE "GAMEFMT_RBX_GEOMETRY_SCOPE"
+
+// Import (bool, default false): no mesh for parts, decals and textures with Transparency >= 1 (their nodes
+// stay). By default they keep their geometry with opacity 0. CLI: --rbx-skip-invisible
+#define GAMEFMT_RBX_SKIP_INVISIBLE "GAMEFMT_RBX_SKIP_INVISIBLE"
+
+// Import (int, default 24, 3..256): segments around cylinders and spheres (spheres get half as many rings).
+// CLI: --rbx-segments N
+#define GAMEFMT_RBX_SEGMENTS "GAMEFMT_RBX_SEGMENTS"
+
+// Import (string, default ""): folders of downloaded assets, separated by ';', searched in order for the
+// images of decals and textures (docs/roblox-model.md: "rbxassetid://123" → "<dir>/123", "123.png", "123.jpg",
+// "123.jpeg"; "rbxasset://p" → "<dir>/p", "<dir>/content/p", …). Read through the IOSystem, sniffed as PNG
+// or JPEG, embedded in the scene. Never the network. CLI: --rbx-asset-dir DIR (repeatable)
+#define GAMEFMT_RBX_ASSET_DIR "GAMEFMT_RBX_ASSET_DIR"
+
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
 // "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C
 #define GAMEFMT_RBX_EXPORT_COMPRESSION "GAMEFMT_RBX_EXPORT_COMPRESSION"

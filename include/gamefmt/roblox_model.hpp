@@ -37,6 +37,16 @@ inline constexpr const char *kRbxReferent = "rbx.Referent";
 inline constexpr const char *kRbxService = "rbx.service";
 inline constexpr const char *kRbxPropPrefix = "rbx.props.";
 
+// Node metadata written whatever the options, on the few nodes that need it (docs/roblox-model.md):
+// rbx.geometry = "placeholder" on a MeshPart, FileMesh part or union drawn as a box of its size, with
+// rbx.unresolved = the asset URI it stands for (absent when the file names none); rbx.unresolved also on a
+// Decal/Texture whose image was not found. Lights carry rbx.light.range (FLOAT, studs: Roblox lights fade
+// to nothing there) and rbx.light.shadows (BOOL, only when true).
+inline constexpr const char *kRbxGeometry = "rbx.geometry";
+inline constexpr const char *kRbxUnresolved = "rbx.unresolved";
+inline constexpr const char *kRbxLightRange = "rbx.light.range";
+inline constexpr const char *kRbxLightShadows = "rbx.light.shadows";
+
 // True when the scene carries rbx.source or some node carries rbx.ClassName (a scene this importer made).
 bool IsRobloxModelScene(const aiScene &scene);
 

@@ -429,9 +429,9 @@ TEST(Hostile, GlbOfANodeOnlySceneIsStreamedByOurWriter) {
     // copy, no per-node DOM (Assimp's exporter took ~2 KB per node), no empty buffer (validator EMPTY_ENTITY).
     const fs::path dir = ScratchDir("hostile_glb_direct");
     MeshlessPartsModel(dir);
-    const CliRun glb = Cli({"export", (dir / "m.rbxm").string(), (dir / "m.glb").string()});
+    const CliRun glb = Cli({"export", "--rbx-no-geometry", (dir / "m.rbxm").string(), (dir / "m.glb").string()});
     ASSERT_EQ(glb.code, cli::kExitOk) << glb.err;
-    const CliRun gltf = Cli({"export", (dir / "m.rbxm").string(), (dir / "m.gltf").string()});
+    const CliRun gltf = Cli({"export", "--rbx-no-geometry", (dir / "m.rbxm").string(), (dir / "m.gltf").string()});
     ASSERT_EQ(gltf.code, cli::kExitOk) << gltf.err;
     EXPECT_FALSE(fs::exists(dir / "m.bin"));
     const std::vector<std::uint8_t> bytes = test::ReadBytes(dir / "m.glb");
@@ -472,8 +472,10 @@ TEST(Hostile, OtherMeshlessExportsSkipTheCopyWhereItChangesNothing) {
     // PLY/STL (PreTransformVertices) change nodes: they keep the copy.
     const fs::path dir = ScratchDir("hostile_direct_other");
     MeshlessPartsModel(dir);
-    const test::ImportResult imported = test::ImportFile(dir / "m.rbxm");
+    const test::ImportResult imported = test::ImportFile(
+        dir / "m.rbxm", 0, [](Assimp::Importer &importer) { importer.SetPropertyBool(GAMEFMT_RBX_GEOMETRY, false); });
     ASSERT_TRUE(imported) << imported.error;
+    ASSERT_EQ(imported.scene->mNumMeshes, 0u);
     const std::unique_ptr<Assimp::Exporter> exporter = MakeExporter();
     for (const std::string id : {"3ds", "x3d", "assjson"}) {
         const fs::path out = dir / ("direct." + id);

@@ -93,6 +93,13 @@ const std::vector<NamedOption> &NamedOptions() {
          "most instances a Roblox file may hold (default 1000000)"},
         {"--rbx-node-properties", GAMEFMT_RBX_NODE_PROPERTIES, "true",
          "give every Roblox instance node its properties as metadata (~2 KB each)"},
+        {"--rbx-no-geometry", GAMEFMT_RBX_GEOMETRY, "false", "Roblox: the instance tree only, no meshes or lights"},
+        {"--rbx-scope", GAMEFMT_RBX_GEOMETRY_SCOPE, nullptr,
+         "Roblox parts that get geometry: workspace, all or auto (workspace for places)"},
+        {"--rbx-skip-invisible", GAMEFMT_RBX_SKIP_INVISIBLE, "true", "no mesh for Roblox parts with Transparency 1"},
+        {"--rbx-segments", GAMEFMT_RBX_SEGMENTS, nullptr, "segments around Roblox cylinders and spheres (default 24)"},
+        {"--rbx-asset-dir", GAMEFMT_RBX_ASSET_DIR, nullptr,
+         "folder of downloaded Roblox assets (images by id); repeat for more folders"},
         {"--sl-lod", GAMEFMT_SLMESH_LOD, nullptr, "Second Life level to import: high, medium, low, lowest or all"},
         {"--sl-physics", GAMEFMT_SLMESH_PHYSICS, "true", "import Second Life physics meshes and convex hulls"},
         {"--sl-zup", GAMEFMT_SLMESH_YUP, "false", "keep Second Life's Z-up frame (no root rotation)"},
@@ -117,6 +124,19 @@ const std::vector<NamedOption> &NamedOptions() {
 bool ParsePropertyInto(CommonOptions &common, const std::string &assignment, std::string &error) {
     Property property;
     if (!ParseProperty(assignment, property, error)) return false;
+    // Folders are text even when a name looks like a number; each further Roblox asset folder is appended
+    // (GAMEFMT_RBX_ASSET_DIR lists them separated by ';').
+    if (property.name == GAMEFMT_RBX_ASSET_DIR || property.name == GAMEFMT_RG_ASSET_DIR) {
+        property.kind = Property::Kind::String;
+        property.text = assignment.substr(assignment.find('=') + 1);
+    }
+    if (property.name == GAMEFMT_RBX_ASSET_DIR) {
+        for (Property &earlier : common.properties) {
+            if (earlier.name != property.name) continue;
+            earlier.text += ";" + property.text;
+            return true;
+        }
+    }
     common.properties.push_back(std::move(property));
     return true;
 }

@@ -1,0 +1,161 @@
+// Content URI resolution against local asset folders (docs/formats/roblox-model.md §5.4).
+#include "assimp_glue/roblox_model/assets.hpp"
+
+#include "assimp_glue/common/io_util.hpp"
+#include "assimp_glue/common/scene_util.hpp"
+#include "common/ascii.hpp"
+#include "common/text_number.hpp"
+#include "importers/roblox_model/dom.hpp"
+
+#include <assimp/IOSystem.hpp>
+
+#include <cstring>
+#include <exception>
+
+namespace gamefmt::glue {
+namespace {
+
+constexpr std::uint64_t kMaxImageBytes = std::uint64_t(64) << 20;
+
+bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
+    if (s.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i)
+        if (AsciiLower(s[i]) != AsciiLower(prefix[i])) return false;
+    return true;
+}
+
+bool AllDigits(std::string_view s) {
+    if (s.empty() || s.size() > 20) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+// "https://www.roblox.com/asset/?id=123" and its spellings (§5.4): a host ending in roblox.com, the path
+// /asset or /v1/asset (slashes doubled or trailing allowed), an id= parameter of digits (any case).
+RbxContentKey ParseWebAsset(std::string_view rest) {
+    const std::size_t slash = rest.find('/');
+    const std::string host = AsciiLower(std::string(rest.substr(0, slash)));
+    if (slash == std::string_view::npos) return {};
+    if (!(host == "roblox.com" || (host.size() > 11 && host.compare(host.size() - 11, 11, ".roblox.com") == 0)))
+        return {};
+    std::string_view path = rest.substr(slash);
+    const std::size_t question = path.find('?');
+    if (question == std::string_view::npos) return {};
+    std::string_view query = path.substr(question + 1);
+    path = path.substr(0, question);
+    while (!path.empty() && path.front() == '/') path.remove_prefix(1);
+    while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+    const std::string lowerPath = AsciiLower(std::string(path));
+    if (lowerPath != "asset" && lowerPath != "v1/asset") return {};
+    while (!query.empty()) {
+        const std::size_t amp = query.find('&');
+        const std::string_view param = query.substr(0, amp);
+        if (StartsWithNoCase(param, "id=") && AllDigits(param.substr(3)))
+            return {RbxContentKey::Kind::Id, std::string(param.substr(3))};
+        if (amp == std::string_view::npos) break;
+        query.remove_prefix(amp + 1);
+    }
+    return {};
+}
+
+// "rbxasset://textures/face.png" → "textures/face.png": '\' read as '/', empty and "." parts dropped, ".."
+// refused.
+RbxContentKey ParseContentPath(std::string_view rest) {
+    std::string path;
+    std::string part;
+    const auto flush = [&]() -> bool {
+        if (part == "..") return false;
+        if (!part.empty() && part != ".") path += (path.empty() ? "" : "/") + part;
+        part.clear();
+        return true;
+    };
+    for (char c : rest) {
+        if (c == '/' || c == '\\') {
+            if (!flush()) return {};
+        } else if (c == '\0') {
+            return {};
+        } else {
+            part += c;
+        }
+    }
+    if (!flush() || path.empty()) return {};
+    return {RbxContentKey::Kind::Path, path};
+}
+
+std::string Join(const std::string &folder, const std::string &name) {
+    if (folder.empty()) return name;
+    return folder.back() == '/' || folder.back() == '\\' ? folder + name : folder + "/" + name;
+}
+
+} // namespace
+
+RbxContentKey ParseContentUri(std::string_view uri) {
+    uri = TrimAscii(uri);
+    if (StartsWithNoCase(uri, "rbxassetid://")) {
+        const std::string_view id = uri.substr(13);
+        return AllDigits(id) ? RbxContentKey{RbxContentKey::Kind::Id, std::string(id)} : RbxContentKey{};
+    }
+    if (StartsWithNoCase(uri, "rbxasset://")) return ParseContentPath(uri.substr(11));
+    if (StartsWithNoCase(uri, "https://")) return ParseWebAsset(uri.substr(8));
+    if (StartsWithNoCase(uri, "http://")) return ParseWebAsset(uri.substr(7));
+    return {};
+}
+
+std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key) {
+    std::vector<std::string> out;
+    for (const std::string &dir : folders) {
+        if (key.kind == RbxContentKey::Kind::Id) {
+            for (const char *ext : {"", ".png", ".jpg", ".jpeg"}) out.push_back(Join(dir, key.value + ext));
+        } else if (key.kind == RbxContentKey::Kind::Path) {
+            for (const char *sub : {"", "content/", "PlatformContent/pc/", "ExtraContent/"})
+                out.push_back(Join(dir, sub + key.value));
+        }
+    }
+    return out;
+}
+
+std::string SniffImage(const std::uint8_t *data, std::size_t size) {
+    static const std::uint8_t kPng[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    if (size >= 8 && std::memcmp(data, kPng, 8) == 0) return "png";
+    if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return "jpg";
+    return {};
+}
+
+std::vector<std::string> SplitAssetFolders(std::string_view value) {
+    std::vector<std::string> out;
+    while (true) {
+        const std::size_t cut = value.find_first_of(";\n");
+        const std::string_view item = TrimAscii(value.substr(0, cut));
+        if (!item.empty()) out.emplace_back(item);
+        if (cut == std::string_view::npos) break;
+        value.remove_prefix(cut + 1);
+    }
+    return out;
+}
+
+RbxImageResolver MakeImageResolver(Assimp::IOSystem *io, std::vector<std::string> folders) {
+    if (io == nullptr || folders.empty()) return nullptr;
+    return [io, folders = std::move(folders)](const std::string &uri) -> std::optional<RbxImage> {
+        const RbxContentKey key = ParseContentUri(uri);
+        for (const std::string &path : CandidatePaths(folders, key)) {
+            if (!io->Exists(path.c_str())) continue;
+            try {
+                std::vector<std::uint8_t> bytes = ReadAll(io, path, rbx::kFormatName, kMaxImageBytes);
+                std::string format = SniffImage(bytes.data(), bytes.size());
+                if (format.empty()) {
+                    LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) +
+                            " is neither PNG nor JPEG; not used as an image");
+                    continue;
+                }
+                return RbxImage{std::move(bytes), std::move(format)};
+            } catch (const std::exception &e) {
+                LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) +
+                        " cannot be read: " + e.what());
+            }
+        }
+        return std::nullopt;
+    };
+}
+
+} // namespace gamefmt::glue

@@ -1,0 +1,44 @@
+// Content URIs → files in local asset folders (docs/formats/roblox-model.md §5.4; GAMEFMT_RBX_ASSET_DIR): the
+// URI forms Roblox files use, resolved only through Assimp's IOSystem, never the network, never outside the
+// folder. Content is sniffed, never trusted by name.
+#pragma once
+
+#include "assimp_glue/roblox_model/geometry.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace Assimp {
+class IOSystem;
+}
+
+namespace gamefmt::glue {
+
+// What a content URI names: an asset id ("rbxassetid://123", "https://www.roblox.com/asset/?id=123"), a
+// path inside Studio's content folder ("rbxasset://textures/face.png"), or nothing we can look up.
+struct RbxContentKey {
+    enum class Kind { None, Id, Path };
+    Kind kind = Kind::None;
+    std::string value; // the id's digits, or the relative path ('/'-separated, no "..", no leading '/')
+};
+RbxContentKey ParseContentUri(std::string_view uri);
+
+// The files an image key may be, in the order they are tried, under each folder of `folders`: an id is
+// "<dir>/<id>", then ".png", ".jpg", ".jpeg"; a path is "<dir>/<path>", "<dir>/content/<path>",
+// "<dir>/PlatformContent/pc/<path>", "<dir>/ExtraContent/<path>".
+std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key);
+
+// "png" or "jpg" when the bytes start like a PNG or a JPEG file; empty otherwise.
+std::string SniffImage(const std::uint8_t *data, std::size_t size);
+
+// The asset folders of a GAMEFMT_RBX_ASSET_DIR value: separated by ';' (or new lines), blanks dropped.
+std::vector<std::string> SplitAssetFolders(std::string_view value);
+
+// A resolver for AddRobloxGeometry that reads images from `folders` through `io` (which must outlive it).
+// Files larger than 64 MiB, unreadable files and files that are neither PNG nor JPEG are skipped with a
+// warning.
+RbxImageResolver MakeImageResolver(Assimp::IOSystem *io, std::vector<std::string> folders);
+
+} // namespace gamefmt::glue

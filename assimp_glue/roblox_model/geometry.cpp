@@ -1,0 +1,499 @@
+// Roblox parts → shared meshes, materials per look, decal quads, lights and the camera
+// (docs/formats/roblox-model.md §5.2–§5.5). Meshes are keyed by their exact local geometry and material, so
+// a place of thousands of identical bricks holds one brick mesh.
+#include "assimp_glue/roblox_model/geometry.hpp"
+
+#include "assimp_glue/common/scene_util.hpp"
+#include "common/bit_cast.hpp"
+#include "common/text_number.hpp"
+#include "gamefmt/roblox_model.hpp"
+#include "importers/roblox_model/appearance.hpp"
+#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/shapes.hpp"
+
+#include <assimp/GltfMaterial.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace gamefmt::glue {
+namespace {
+
+using rbx::Appearance;
+using rbx::GeometrySource;
+using rbx::kNoInstance;
+
+constexpr float kPi = 3.14159265358979323846f;
+// Decals sit this far out of their face per ZIndex step (1..20), so stacked ones do not fight.
+constexpr float kDecalLift = 1e-3f;
+// Cameras: Roblox stores the vertical field of view only; the aspect is the viewer's. 16:9 is assumed.
+constexpr float kCameraAspect = 16.0f / 9.0f;
+
+std::uint32_t Bits(float f) {
+    return BitCast<std::uint32_t>(f + 0.0f); // -0 and +0 are one key
+}
+
+struct MeshKey {
+    std::array<std::uint32_t, 12> w{};
+    bool operator==(const MeshKey &o) const { return w == o.w; }
+};
+struct MeshKeyHash {
+    std::size_t operator()(const MeshKey &k) const {
+        std::uint64_t h = 1469598103934665603ull;
+        for (std::uint32_t v : k.w) h = (h ^ v) * 1099511628211ull;
+        return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+};
+
+struct LookKey {
+    std::uint32_t rgb, transparency, reflectance, material;
+    bool operator==(const LookKey &o) const {
+        return rgb == o.rgb && transparency == o.transparency && reflectance == o.reflectance && material == o.material;
+    }
+};
+struct LookKeyHash {
+    std::size_t operator()(const LookKey &k) const {
+        std::uint64_t h = (std::uint64_t(k.rgb) << 32 | k.material) * 0x9E3779B97F4A7C15ull;
+        h ^= (std::uint64_t(k.transparency) << 32 | k.reflectance) * 0xC2B2AE3D27D4EB4Full;
+        return static_cast<std::size_t>(h ^ (h >> 31));
+    }
+};
+
+std::string Hex6(const rbx::Color3uint8 &c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%02X%02X%02X", c.r, c.g, c.b);
+    return buf;
+}
+
+std::uint8_t ToByte(float v) {
+    if (!(v > 0)) return 0;
+    return v >= 1 ? 255 : static_cast<std::uint8_t>(std::lround(v * 255.0f));
+}
+
+std::string SizeText(const rbx::Vector3 &s) {
+    return FormatFloat(s.x) + "x" + FormatFloat(s.y) + "x" + FormatFloat(s.z);
+}
+
+// Metallic and roughness per Material (§5.5: project guesses, not Roblox data).
+void PbrOf(std::uint32_t material, float &metallic, float &roughness) {
+    metallic = 0;
+    roughness = 0.8f;
+    switch (material) {
+    case 1088: // Metal
+    case 1056: // DiamondPlate
+        metallic = 1;
+        roughness = 0.4f;
+        break;
+    case 1072: // Foil
+        metallic = 1;
+        roughness = 0.3f;
+        break;
+    case 1040: // CorrodedMetal
+        metallic = 0.8f;
+        roughness = 0.8f;
+        break;
+    case 272: // SmoothPlastic
+        roughness = 0.3f;
+        break;
+    case 256: // Plastic
+        roughness = 0.6f;
+        break;
+    case 1568: // Glass
+        roughness = 0.05f;
+        break;
+    default:
+        break;
+    }
+}
+
+constexpr std::uint32_t kNeon = 288, kForceField = 1584;
+
+std::string MaterialWord(std::uint32_t material) {
+    const char *name = rbx::MaterialName(material);
+    return name != nullptr ? name : "Material" + std::to_string(material);
+}
+
+class GeometryBuilder {
+public:
+    GeometryBuilder(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxGeometryOptions &options)
+        : mDoc(doc), mNodes(nodes), mOptions(options), mLooks(doc) {}
+
+    void run(const std::vector<std::uint32_t> &order, bool isPlace);
+    void finish(aiScene *scene);
+
+private:
+    void addPart(std::uint32_t index, const rbx::PartGeometry &g);
+    void addDecal(std::uint32_t index, std::uint32_t part);
+    void addLight(std::uint32_t index, std::uint32_t parent);
+    void addCamera(std::uint32_t index);
+    unsigned partMaterial(const rbx::Look &look);
+    unsigned decalMaterial(const rbx::DecalInfo &decal, unsigned image);
+    int embeddedImage(const std::string &uri);
+    unsigned addMesh(const MeshKey &key, const std::string &name, unsigned material);
+    void attach(std::uint32_t index, unsigned mesh);
+    void annotate(std::uint32_t index, MetadataBuilder &md);
+    void warnings() const;
+
+    const rbx::Document &mDoc;
+    const std::vector<aiNode *> &mNodes;
+    const RbxGeometryOptions &mOptions;
+    Appearance mLooks;
+    rbx::ShapeMesh mScratch;
+
+    std::vector<std::unique_ptr<aiMesh>> mMeshes;
+    std::vector<std::unique_ptr<aiMaterial>> mMaterials;
+    std::vector<std::unique_ptr<aiTexture>> mTextures;
+    std::vector<std::unique_ptr<aiLight>> mLights;
+    std::vector<std::unique_ptr<aiCamera>> mCameras;
+    std::unordered_map<MeshKey, unsigned, MeshKeyHash> mMeshIndex;
+    std::unordered_map<LookKey, unsigned, LookKeyHash> mLookIndex;
+    std::map<std::string, unsigned> mDecalLookIndex;
+    std::map<std::string, int> mImageIndex; // URI → embedded texture, -1 when unresolved
+
+    std::vector<bool> mIsPart; // instances with geometry of their own (drawn or not), in scope
+    std::size_t mPlaceholders = 0, mApproximated = 0, mUnresolvedImages = 0, mUnknownBrickColors = 0;
+    std::size_t mSkippedInvisible = 0;
+};
+
+void GeometryBuilder::run(const std::vector<std::uint32_t> &order, bool isPlace) {
+    const std::size_t n = mDoc.instances.size();
+    const bool all = mOptions.scope == RbxGeometryScope::All || (mOptions.scope == RbxGeometryScope::Auto && !isPlace);
+    std::vector<bool> inScope(n, false);
+    mIsPart.assign(n, false);
+    const std::uint32_t camera = mLooks.currentCamera();
+    for (std::uint32_t index : order) {
+        const rbx::Instance &inst = mDoc.instances[index];
+        const std::uint32_t parent = inst.parent < n && mNodes[inst.parent] != nullptr ? inst.parent : kNoInstance;
+        inScope[index] = all || (parent != kNoInstance ? inScope[parent] : mDoc.className(inst) == "Workspace");
+        if (index == camera) addCamera(index);
+        if (!inScope[index]) continue;
+        const rbx::PartGeometry g = mLooks.geometry(index);
+        if (g.source != GeometrySource::None) {
+            mIsPart[index] = true;
+            addPart(index, g);
+            continue;
+        }
+        if (parent != kNoInstance && mIsPart[parent]) addDecal(index, parent);
+        addLight(index, parent);
+    }
+}
+
+void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g) {
+    const rbx::Look look = mLooks.look(index);
+    if (look.unknownBrickColor != 0) ++mUnknownBrickColors;
+    if (g.approximated) ++mApproximated;
+    if (g.source == GeometrySource::Placeholder) {
+        ++mPlaceholders;
+        MetadataBuilder md;
+        md.add(kRbxGeometry, "placeholder");
+        if (!g.uri.empty()) md.add(kRbxUnresolved, SanitizeForAiString(g.uri));
+        annotate(index, md);
+    }
+    if (mOptions.skipInvisible && look.transparency >= 1) {
+        ++mSkippedInvisible;
+        return;
+    }
+    const unsigned material = partMaterial(look);
+    const bool round = g.shape == rbx::ShapeKind::CylinderX || g.shape == rbx::ShapeKind::CylinderY ||
+                       g.shape == rbx::ShapeKind::Sphere || g.shape == rbx::ShapeKind::Ellipsoid;
+    MeshKey key;
+    key.w = {1u,
+             static_cast<std::uint32_t>(g.shape),
+             Bits(g.size.x),
+             Bits(g.size.y),
+             Bits(g.size.z),
+             Bits(g.offset.x),
+             Bits(g.offset.y),
+             Bits(g.offset.z),
+             round ? mOptions.segments : 0u,
+             material,
+             g.source == GeometrySource::Placeholder ? 1u : 0u,
+             0u};
+    const auto found = mMeshIndex.find(key);
+    if (found != mMeshIndex.end()) {
+        attach(index, found->second);
+        return;
+    }
+    mScratch.clear();
+    rbx::BuildShape(g.shape, g.size, g.offset, mOptions.segments, mScratch);
+    const std::string name =
+        std::string(g.source == GeometrySource::Placeholder ? "placeholder" : rbx::ShapeName(g.shape)) + " " +
+        SizeText(g.size);
+    attach(index, addMesh(key, name, material));
+}
+
+void GeometryBuilder::addDecal(std::uint32_t index, std::uint32_t part) {
+    const std::optional<rbx::DecalInfo> decal = mLooks.decal(index);
+    if (!decal || decal->uri.empty()) return; // nothing to show
+    if (mOptions.skipInvisible && decal->transparency >= 1) {
+        ++mSkippedInvisible;
+        return;
+    }
+    // Without its image a decal would be a plain quad hiding the face: it keeps its node, with the URI.
+    const int image = embeddedImage(decal->uri);
+    if (image < 0) {
+        MetadataBuilder md;
+        md.add(kRbxUnresolved, SanitizeForAiString(decal->uri));
+        annotate(index, md);
+        return;
+    }
+    const unsigned material = decalMaterial(*decal, static_cast<unsigned>(image));
+    const rbx::Vector3 size = mLooks.size(part);
+    const float lift = kDecalLift * static_cast<float>(std::clamp(decal->zIndex, 1, 20));
+    MeshKey key;
+    key.w = {2u,
+             static_cast<std::uint32_t>(decal->face),
+             Bits(size.x),
+             Bits(size.y),
+             Bits(size.z),
+             Bits(lift),
+             decal->tiled ? 1u : 0u,
+             Bits(decal->tiled ? decal->mapping.tileU : 0),
+             Bits(decal->tiled ? decal->mapping.tileV : 0),
+             material,
+             Bits(decal->tiled ? decal->mapping.offsetU : 0),
+             Bits(decal->tiled ? decal->mapping.offsetV : 0)};
+    const auto found = mMeshIndex.find(key);
+    if (found != mMeshIndex.end()) {
+        attach(index, found->second);
+        return;
+    }
+    mScratch.clear();
+    rbx::BuildFaceQuad(decal->face, size, {}, lift, decal->mapping, mScratch);
+    attach(index, addMesh(key, std::string(decal->tiled ? "texture " : "decal ") + SizeText(size), material));
+}
+
+void GeometryBuilder::addLight(std::uint32_t index, std::uint32_t parent) {
+    const std::optional<rbx::LightInfo> info = mLooks.light(index);
+    if (!info || !info->enabled || mNodes[index] == nullptr) return;
+    auto light = std::make_unique<aiLight>();
+    light->mName = mNodes[index]->mName;
+    const float b = std::isfinite(info->brightness) ? std::max(info->brightness, 0.0f) : 1.0f;
+    const aiColor3D colour(info->color.r * b, info->color.g * b, info->color.b * b);
+    light->mColorDiffuse = colour;
+    light->mColorSpecular = colour;
+    light->mColorAmbient = aiColor3D(0, 0, 0);
+    light->mAttenuationConstant = 1;
+    light->mAttenuationLinear = 0;
+    light->mAttenuationQuadratic = 0;
+    const rbx::Vector3 n = rbx::FaceNormal(info->face);
+    light->mDirection = aiVector3D(n.x, n.y, n.z);
+    light->mUp = std::fabs(n.y) > 0.5f ? aiVector3D(0, 0, -1) : aiVector3D(0, 1, 0);
+    const float angle = std::isfinite(info->angle) ? std::clamp(info->angle, 0.0f, 180.0f) : 90.0f;
+    light->mAngleOuterCone = angle / 2 * kPi / 180;
+    light->mAngleInnerCone = light->mAngleOuterCone;
+    if (info->kind == rbx::LightInfo::Kind::Point) {
+        light->mType = aiLightSource_POINT;
+    } else {
+        light->mType = aiLightSource_SPOT;
+        // A SurfaceLight shines from its face: a spot at the face's centre (the parent part's, when it is one).
+        if (info->kind == rbx::LightInfo::Kind::Surface && parent != kNoInstance && mIsPart[parent]) {
+            const rbx::Vector3 s = mLooks.size(parent);
+            light->mPosition = aiVector3D(n.x * s.x / 2, n.y * s.y / 2, n.z * s.z / 2);
+        }
+    }
+    MetadataBuilder md;
+    md.add(kRbxLightRange, std::isfinite(info->range) ? std::max(info->range, 0.0f) : 0.0f);
+    if (info->shadows) md.add(kRbxLightShadows, true);
+    annotate(index, md);
+    mLights.push_back(std::move(light));
+}
+
+void GeometryBuilder::addCamera(std::uint32_t index) {
+    if (mNodes[index] == nullptr) return;
+    auto camera = std::make_unique<aiCamera>();
+    camera->mName = mNodes[index]->mName;
+    camera->mPosition = aiVector3D(0, 0, 0);
+    camera->mUp = aiVector3D(0, 1, 0);
+    camera->mLookAt = aiVector3D(0, 0, -1); // Roblox looks along -Z (LookVector = -column 2)
+    const float vertical = mLooks.fieldOfView(index) * kPi / 180;
+    camera->mAspect = kCameraAspect;
+    camera->mHorizontalFOV = std::atan(std::tan(vertical / 2) * kCameraAspect); // Assimp: half the horizontal angle
+    camera->mClipPlaneNear = 0.1f;
+    camera->mClipPlaneFar = 10000.0f;
+    mCameras.push_back(std::move(camera));
+}
+
+unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
+    const LookKey key{std::uint32_t(look.color.r) << 16 | std::uint32_t(look.color.g) << 8 | look.color.b,
+                      Bits(look.transparency), Bits(look.reflectance), look.material};
+    const auto found = mLookIndex.find(key);
+    if (found != mLookIndex.end()) return found->second;
+
+    std::string name = "rbx_" + MaterialWord(look.material) + "_" + Hex6(look.color);
+    if (look.transparency > 0) name += "_t" + FormatFloat(look.transparency);
+    if (look.reflectance > 0) name += "_r" + FormatFloat(look.reflectance);
+    const aiColor4D colour(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
+    std::unique_ptr<aiMaterial> m(MakeMaterial(name, colour));
+    float opacity = 1 - look.transparency;
+    if (look.material == kForceField) opacity *= 0.5f;
+    m->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
+    const float reflectance = look.reflectance;
+    m->AddProperty(&reflectance, 1, AI_MATKEY_REFLECTIVITY);
+    float metallic = 0, roughness = 0;
+    PbrOf(look.material, metallic, roughness);
+    m->AddProperty(&metallic, 1, AI_MATKEY_METALLIC_FACTOR);
+    m->AddProperty(&roughness, 1, AI_MATKEY_ROUGHNESS_FACTOR);
+    if (look.material == kNeon || look.material == kForceField) {
+        const aiColor3D emissive(colour.r, colour.g, colour.b);
+        m->AddProperty(&emissive, 1, AI_MATKEY_COLOR_EMISSIVE);
+    }
+    const int materialValue = static_cast<int>(look.material);
+    m->AddProperty(&materialValue, 1, "$rbx.material", 0, 0);
+    const aiString materialName(MaterialWord(look.material));
+    m->AddProperty(&materialName, "$rbx.materialName", 0, 0);
+    const auto index = static_cast<unsigned>(mMaterials.size());
+    mMaterials.push_back(std::move(m));
+    mLookIndex.emplace(key, index);
+    return index;
+}
+
+int GeometryBuilder::embeddedImage(const std::string &uri) {
+    const auto found = mImageIndex.find(uri);
+    if (found != mImageIndex.end()) return found->second;
+    int index = -1;
+    if (mOptions.images) {
+        if (std::optional<RbxImage> image = mOptions.images(uri)) {
+            auto texture = std::make_unique<aiTexture>();
+            texture->mWidth = static_cast<unsigned>(image->bytes.size());
+            texture->mHeight = 0; // compressed: mWidth bytes of PNG or JPEG
+            texture->pcData = new aiTexel[(image->bytes.size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)]();
+            std::memcpy(texture->pcData, image->bytes.data(), image->bytes.size());
+            std::snprintf(texture->achFormatHint, sizeof texture->achFormatHint, "%s", image->format.c_str());
+            texture->mFilename = ToAiString(uri);
+            index = static_cast<int>(mTextures.size());
+            mTextures.push_back(std::move(texture));
+        }
+    }
+    if (index < 0) ++mUnresolvedImages;
+    mImageIndex.emplace(uri, index);
+    return index;
+}
+
+unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned image) {
+    const rbx::Color3uint8 tint{ToByte(decal.color.r), ToByte(decal.color.g), ToByte(decal.color.b)};
+    const std::string key = decal.uri + '\n' + Hex6(tint) + '\n' + FormatFloat(decal.transparency);
+    const auto found = mDecalLookIndex.find(key);
+    if (found != mDecalLookIndex.end()) return found->second;
+
+    std::string name = std::string("rbx_") + (decal.tiled ? "Texture_" : "Decal_") + Hex6(tint);
+    if (decal.transparency > 0) name += "_t" + FormatFloat(decal.transparency);
+    name += "_" + std::to_string(mDecalLookIndex.size());
+    const aiColor4D colour(decal.color.r, decal.color.g, decal.color.b, 1.0f);
+    std::unique_ptr<aiMaterial> m(MakeMaterial(name, colour));
+    const float opacity = 1 - decal.transparency;
+    m->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
+    const float metallic = 0, roughness = 0.8f;
+    m->AddProperty(&metallic, 1, AI_MATKEY_METALLIC_FACTOR);
+    m->AddProperty(&roughness, 1, AI_MATKEY_ROUGHNESS_FACTOR);
+    const aiString blend("BLEND"); // decal images have alpha
+    m->AddProperty(&blend, AI_MATKEY_GLTF_ALPHAMODE);
+    const aiString path("*" + std::to_string(image));
+    m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_DIFFUSE, 0));
+    m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_BASE_COLOR, 0));
+    const aiString uri(SanitizeForAiString(decal.uri));
+    m->AddProperty(&uri, "$rbx.textureUri", 0, 0);
+    const auto index = static_cast<unsigned>(mMaterials.size());
+    mMaterials.push_back(std::move(m));
+    mDecalLookIndex.emplace(key, index);
+    return index;
+}
+
+unsigned GeometryBuilder::addMesh(const MeshKey &key, const std::string &name, unsigned material) {
+    const rbx::ShapeMesh &s = mScratch;
+    auto mesh = std::make_unique<aiMesh>();
+    mesh->mName = ToAiString(name);
+    mesh->mMaterialIndex = material;
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    const auto count = static_cast<unsigned>(s.positions.size());
+    mesh->mNumVertices = count;
+    mesh->mVertices = new aiVector3D[count];
+    mesh->mNormals = new aiVector3D[count];
+    mesh->mTextureCoords[0] = new aiVector3D[count];
+    mesh->mNumUVComponents[0] = 2;
+    for (unsigned i = 0; i < count; ++i) {
+        mesh->mVertices[i] = aiVector3D(s.positions[i].x, s.positions[i].y, s.positions[i].z);
+        mesh->mNormals[i] = aiVector3D(s.normals[i].x, s.normals[i].y, s.normals[i].z);
+        mesh->mTextureCoords[0][i] = aiVector3D(s.uvs[i].x, s.uvs[i].y, 0);
+    }
+    const auto faces = static_cast<unsigned>(s.indices.size() / 3);
+    mesh->mNumFaces = faces;
+    mesh->mFaces = new aiFace[faces];
+    for (unsigned f = 0; f < faces; ++f) {
+        aiFace &face = mesh->mFaces[f];
+        face.mNumIndices = 3;
+        face.mIndices = new unsigned[3]{s.indices[3 * f], s.indices[3 * f + 1], s.indices[3 * f + 2]};
+    }
+    const auto index = static_cast<unsigned>(mMeshes.size());
+    mMeshes.push_back(std::move(mesh));
+    mMeshIndex.emplace(key, index);
+    return index;
+}
+
+void GeometryBuilder::attach(std::uint32_t index, unsigned mesh) {
+    aiNode *node = mNodes[index];
+    if (node == nullptr) return;
+    node->mNumMeshes = 1;
+    node->mMeshes = new unsigned[1]{mesh};
+}
+
+void GeometryBuilder::annotate(std::uint32_t index, MetadataBuilder &md) {
+    if (mNodes[index] != nullptr) md.mergeInto(mNodes[index]->mMetaData);
+}
+
+void GeometryBuilder::warnings() const {
+    const std::string prefix = std::string(rbx::kFormatName) + ": ";
+    if (mPlaceholders != 0)
+        LogWarn(prefix + std::to_string(mPlaceholders) +
+                " MeshPart(s), FileMesh(es) or union(s) drawn as placeholder boxes of their size (their meshes are "
+                "not in the file; the asset URI is in node metadata rbx.unresolved)");
+    if (mApproximated != 0)
+        LogWarn(prefix + std::to_string(mApproximated) +
+                " SpecialMesh(es) of type Head, Torso, Prism, Pyramid, ramp or CornerWedge drawn as the nearest "
+                "simple shape");
+    if (mUnresolvedImages != 0)
+        LogWarn(prefix + std::to_string(mUnresolvedImages) +
+                " decal/texture image(s) not found (give the folder of downloaded assets with GAMEFMT_RBX_ASSET_DIR "
+                "/ --rbx-asset-dir): those decals are left out, their URI in node metadata rbx.unresolved");
+    if (mUnknownBrickColors != 0)
+        LogWarn(prefix + std::to_string(mUnknownBrickColors) +
+                " part(s) with a BrickColor number not in the palette, drawn in Medium stone grey (194)");
+}
+
+template <typename T> T **Release(std::vector<std::unique_ptr<T>> &items, unsigned &count) {
+    count = static_cast<unsigned>(items.size());
+    if (items.empty()) return nullptr;
+    T **out = new T *[items.size()];
+    for (std::size_t i = 0; i < items.size(); ++i) out[i] = items[i].release();
+    items.clear();
+    return out;
+}
+
+void GeometryBuilder::finish(aiScene *scene) {
+    warnings();
+    scene->mMeshes = Release(mMeshes, scene->mNumMeshes);
+    scene->mMaterials = Release(mMaterials, scene->mNumMaterials);
+    scene->mTextures = Release(mTextures, scene->mNumTextures);
+    scene->mLights = Release(mLights, scene->mNumLights);
+    scene->mCameras = Release(mCameras, scene->mNumCameras);
+}
+
+} // namespace
+
+void AddRobloxGeometry(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
+                       const std::vector<std::uint32_t> &order, bool isPlace, const RbxGeometryOptions &options,
+                       aiScene *scene) {
+    if (!options.enabled) return;
+    GeometryBuilder builder(doc, nodes, options);
+    builder.run(order, isPlace);
+    builder.finish(scene);
+}
+
+} // namespace gamefmt::glue
