@@ -2,6 +2,7 @@
 // aiScene, on the largest corpus place (skipped when the corpus is absent) and on a generated place of
 // 100,000 Parts. Reported: bytes_per_second of the file, decompressed_per_second of chunk data, and
 // items_per_second = instances.
+#include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
@@ -187,8 +188,10 @@ void BM_RbxEncodeBinary(benchmark::State &state) {
 }
 
 // Imports `in` through a registered Importer; null (and the benchmark skipped) when the import fails.
-const aiScene *ImportOrSkip(benchmark::State &state, Assimp::Importer &importer, const Input &in) {
+const aiScene *ImportOrSkip(benchmark::State &state, Assimp::Importer &importer, const Input &in,
+                            bool geometry = true) {
     gamefmt::RegisterImporters(importer);
+    importer.SetPropertyBool(GAMEFMT_RBX_GEOMETRY, geometry);
     const aiScene *scene = importer.ReadFileFromMemory(in.bytes.data(), in.bytes.size(), 0, "rbxl");
     if (scene == nullptr) state.SkipWithError(importer.GetErrorString());
     return scene;
@@ -200,6 +203,20 @@ void BM_RbxImportScene(benchmark::State &state) {
     for (auto _ : state) {
         Assimp::Importer importer;
         const aiScene *scene = ImportOrSkip(state, importer, *in);
+        if (scene == nullptr) return;
+        benchmark::DoNotOptimize(scene->mRootNode);
+    }
+    Report(state, *in);
+}
+
+// The same import with GAMEFMT_RBX_GEOMETRY off: the instance tree alone, so the difference to
+// BM_RbxImportScene is what building the parts' meshes, materials and lights costs.
+void BM_RbxImportNodesOnly(benchmark::State &state) {
+    const Input *in = Pick(state);
+    if (in == nullptr) return;
+    for (auto _ : state) {
+        Assimp::Importer importer;
+        const aiScene *scene = ImportOrSkip(state, importer, *in, false);
         if (scene == nullptr) return;
         benchmark::DoNotOptimize(scene->mRootNode);
     }
@@ -267,6 +284,7 @@ void BM_RbxSceneMemory(benchmark::State &state) {
 BENCHMARK(BM_RbxDecodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxEncodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxImportScene)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxImportNodesOnly)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxSceneMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace

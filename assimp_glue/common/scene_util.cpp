@@ -75,16 +75,74 @@ aiString ToAiString(std::string_view text) {
     return s;
 }
 
+void UniqueNames::grow(std::size_t slots) {
+    std::size_t size = 64;
+    while (size < slots) size *= 2;
+    if (size <= mSlots.size()) return;
+    std::vector<Slot> old = std::move(mSlots);
+    mSlots.assign(size, Slot{});
+    for (const Slot &s : old) {
+        if (s.data == nullptr) continue;
+        std::size_t i = s.hash & (size - 1);
+        while (mSlots[i].data != nullptr) i = (i + 1) & (size - 1);
+        mSlots[i] = s;
+    }
+}
+
+void UniqueNames::reserve(std::size_t count) {
+    grow(count * 2);
+}
+
+std::size_t UniqueNames::find(std::string_view name, std::size_t hash) const {
+    const std::size_t mask = mSlots.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+        const Slot &s = mSlots[i];
+        if (s.data == nullptr ||
+            (s.hash == hash && s.size == name.size() && std::memcmp(s.data, name.data(), name.size()) == 0))
+            return i;
+    }
+}
+
+std::size_t UniqueNames::insert(std::string_view name, std::size_t hash) {
+    if ((mCount + 1) * 2 > mSlots.size()) grow((mCount + 1) * 2);
+    const std::size_t i = find(name, hash);
+    if (name.size() > mLeft) {
+        const std::size_t block = std::max<std::size_t>(name.size(), 64 * 1024);
+        mBlocks.push_back(std::make_unique<char[]>(block));
+        mCursor = mBlocks.back().get();
+        mLeft = block;
+    }
+    if (!name.empty()) std::memcpy(mCursor, name.data(), name.size());
+    mSlots[i] = Slot{name.empty() ? "" : mCursor, static_cast<std::uint32_t>(name.size()), 1, hash};
+    mCursor += name.size();
+    mLeft -= name.size();
+    ++mCount;
+    return i;
+}
+
+bool UniqueNames::taken(std::string_view name) const {
+    return !mSlots.empty() && mSlots[find(name, std::hash<std::string_view>()(name))].data != nullptr;
+}
+
 std::string UniqueNames::make(std::string_view wanted) {
-    std::string base(wanted);
-    auto [it, inserted] = mUsed.emplace(base, 1u);
-    if (inserted) return base;
-    for (unsigned &next = it->second;; ++next) {
-        std::string candidate = base + "." + std::to_string(next);
-        if (mUsed.emplace(candidate, 1u).second) {
-            ++next;
-            return candidate;
-        }
+    if ((mCount + 2) * 2 > mSlots.size()) grow((mCount + 2) * 2);
+    const std::size_t hash = std::hash<std::string_view>()(wanted);
+    const std::size_t at = find(wanted, hash);
+    if (mSlots[at].data == nullptr) {
+        insert(wanted, hash);
+        return std::string(wanted);
+    }
+    std::string candidate;
+    for (std::uint32_t next = mSlots[at].next;; ++next) {
+        candidate.assign(wanted);
+        candidate += '.';
+        candidate += std::to_string(next);
+        const std::size_t h = std::hash<std::string_view>()(candidate);
+        if (mSlots[find(candidate, h)].data != nullptr) continue;
+        // Room was made above, so inserting does not move the slots: `at` still names `wanted`.
+        insert(candidate, h);
+        mSlots[at].next = next + 1;
+        return candidate;
     }
 }
 

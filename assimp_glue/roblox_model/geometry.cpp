@@ -5,6 +5,7 @@
 
 #include "assimp_glue/common/scene_util.hpp"
 #include "common/bit_cast.hpp"
+#include "common/flat_index_map.hpp"
 #include "common/text_number.hpp"
 #include "gamefmt/roblox_model.hpp"
 #include "importers/roblox_model/appearance.hpp"
@@ -21,7 +22,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <unordered_map>
 
 namespace gamefmt::glue {
 namespace {
@@ -40,6 +40,16 @@ std::uint32_t Bits(float f) {
     return BitCast<std::uint32_t>(f + 0.0f); // -0 and +0 are one key
 }
 
+// The 64-bit finaliser of MurmurHash3: every input bit reaches the low bits FlatIndexMap picks slots with.
+std::size_t Mix(std::uint64_t h) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
+    return static_cast<std::size_t>(h);
+}
+
 struct MeshKey {
     std::array<std::uint32_t, 12> w{};
     bool operator==(const MeshKey &o) const { return w == o.w; }
@@ -48,7 +58,7 @@ struct MeshKeyHash {
     std::size_t operator()(const MeshKey &k) const {
         std::uint64_t h = 1469598103934665603ull;
         for (std::uint32_t v : k.w) h = (h ^ v) * 1099511628211ull;
-        return static_cast<std::size_t>(h ^ (h >> 29));
+        return Mix(h);
     }
 };
 
@@ -60,9 +70,8 @@ struct LookKey {
 };
 struct LookKeyHash {
     std::size_t operator()(const LookKey &k) const {
-        std::uint64_t h = (std::uint64_t(k.rgb) << 32 | k.material) * 0x9E3779B97F4A7C15ull;
-        h ^= (std::uint64_t(k.transparency) << 32 | k.reflectance) * 0xC2B2AE3D27D4EB4Full;
-        return static_cast<std::size_t>(h ^ (h >> 31));
+        return Mix((std::uint64_t(k.rgb) << 32 | k.material) * 0x9E3779B97F4A7C15ull ^
+                   (std::uint64_t(k.transparency) << 32 | k.reflectance));
     }
 };
 
@@ -136,7 +145,7 @@ private:
     unsigned partMaterial(const rbx::Look &look);
     unsigned decalMaterial(const rbx::DecalInfo &decal, unsigned image);
     int embeddedImage(const std::string &uri);
-    unsigned addMesh(const MeshKey &key, const std::string &name, unsigned material);
+    unsigned addMesh(const std::string &name, unsigned material);
     void attach(std::uint32_t index, unsigned mesh);
     void annotate(std::uint32_t index, MetadataBuilder &md);
     void warnings() const;
@@ -152,8 +161,9 @@ private:
     std::vector<std::unique_ptr<aiTexture>> mTextures;
     std::vector<std::unique_ptr<aiLight>> mLights;
     std::vector<std::unique_ptr<aiCamera>> mCameras;
-    std::unordered_map<MeshKey, unsigned, MeshKeyHash> mMeshIndex;
-    std::unordered_map<LookKey, unsigned, LookKeyHash> mLookIndex;
+    FlatIndexMap<MeshKey, MeshKeyHash> mMeshIndex; // its index is the mesh's: every new key makes its mesh
+    FlatIndexMap<LookKey, LookKeyHash> mLookIndex;
+    std::vector<unsigned> mLookMaterial; // mLookIndex index → material
     std::map<std::string, unsigned> mDecalLookIndex;
     std::map<std::string, int> mImageIndex; // URI → embedded texture, -1 when unresolved
 
@@ -216,9 +226,10 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g) {
              material,
              g.source == GeometrySource::Placeholder ? 1u : 0u,
              0u};
-    const auto found = mMeshIndex.find(key);
-    if (found != mMeshIndex.end()) {
-        attach(index, found->second);
+    bool inserted = false;
+    const std::uint32_t mesh = mMeshIndex.findOrInsert(key, inserted);
+    if (!inserted) {
+        attach(index, mesh);
         return;
     }
     mScratch.clear();
@@ -226,7 +237,7 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g) {
     const std::string name =
         std::string(g.source == GeometrySource::Placeholder ? "placeholder" : rbx::ShapeName(g.shape)) + " " +
         SizeText(g.size);
-    attach(index, addMesh(key, name, material));
+    attach(index, addMesh(name, material));
 }
 
 void GeometryBuilder::addDecal(std::uint32_t index, std::uint32_t part) {
@@ -260,14 +271,15 @@ void GeometryBuilder::addDecal(std::uint32_t index, std::uint32_t part) {
              material,
              Bits(decal->tiled ? decal->mapping.offsetU : 0),
              Bits(decal->tiled ? decal->mapping.offsetV : 0)};
-    const auto found = mMeshIndex.find(key);
-    if (found != mMeshIndex.end()) {
-        attach(index, found->second);
+    bool inserted = false;
+    const std::uint32_t mesh = mMeshIndex.findOrInsert(key, inserted);
+    if (!inserted) {
+        attach(index, mesh);
         return;
     }
     mScratch.clear();
     rbx::BuildFaceQuad(decal->face, size, {}, lift, decal->mapping, mScratch);
-    attach(index, addMesh(key, std::string(decal->tiled ? "texture " : "decal ") + SizeText(size), material));
+    attach(index, addMesh(std::string(decal->tiled ? "texture " : "decal ") + SizeText(size), material));
 }
 
 void GeometryBuilder::addLight(std::uint32_t index, std::uint32_t parent) {
@@ -324,19 +336,21 @@ void GeometryBuilder::addCamera(std::uint32_t index) {
 unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
     const LookKey key{std::uint32_t(look.color.r) << 16 | std::uint32_t(look.color.g) << 8 | look.color.b,
                       Bits(look.transparency), Bits(look.reflectance), look.material};
-    const auto found = mLookIndex.find(key);
-    if (found != mLookIndex.end()) return found->second;
+    bool inserted = false;
+    const std::uint32_t lookSlot = mLookIndex.findOrInsert(key, inserted);
+    if (!inserted) return mLookMaterial[lookSlot];
 
     std::string name = "rbx_" + MaterialWord(look.material) + "_" + Hex6(look.color);
     if (look.transparency > 0) name += "_t" + FormatFloat(look.transparency);
     if (look.reflectance > 0) name += "_r" + FormatFloat(look.reflectance);
     const aiColor4D colour(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
     std::unique_ptr<aiMaterial> m(MakeMaterial(name, colour));
+    // Opacity 1 and reflectivity 0 are Assimp's defaults: only other values are stored.
     float opacity = 1 - look.transparency;
     if (look.material == kForceField) opacity *= 0.5f;
-    m->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
+    if (opacity != 1) m->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
     const float reflectance = look.reflectance;
-    m->AddProperty(&reflectance, 1, AI_MATKEY_REFLECTIVITY);
+    if (reflectance != 0) m->AddProperty(&reflectance, 1, AI_MATKEY_REFLECTIVITY);
     float metallic = 0, roughness = 0;
     PbrOf(look.material, metallic, roughness);
     m->AddProperty(&metallic, 1, AI_MATKEY_METALLIC_FACTOR);
@@ -351,7 +365,7 @@ unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
     m->AddProperty(&materialName, "$rbx.materialName", 0, 0);
     const auto index = static_cast<unsigned>(mMaterials.size());
     mMaterials.push_back(std::move(m));
-    mLookIndex.emplace(key, index);
+    mLookMaterial.push_back(index);
     return index;
 }
 
@@ -406,7 +420,7 @@ unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned im
     return index;
 }
 
-unsigned GeometryBuilder::addMesh(const MeshKey &key, const std::string &name, unsigned material) {
+unsigned GeometryBuilder::addMesh(const std::string &name, unsigned material) {
     const rbx::ShapeMesh &s = mScratch;
     auto mesh = std::make_unique<aiMesh>();
     mesh->mName = ToAiString(name);
@@ -433,7 +447,6 @@ unsigned GeometryBuilder::addMesh(const MeshKey &key, const std::string &name, u
     }
     const auto index = static_cast<unsigned>(mMeshes.size());
     mMeshes.push_back(std::move(mesh));
-    mMeshIndex.emplace(key, index);
     return index;
 }
 

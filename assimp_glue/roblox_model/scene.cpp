@@ -174,6 +174,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
 
     const std::size_t n = doc.instances.size();
     UniqueNames names;
+    names.reserve(n + 1);
     scene->mRootNode = new aiNode();
     scene->mRootNode->mName = aiString(std::string(names.make("DataModel")));
 

@@ -32,19 +32,6 @@ constexpr MaterialEntry kMaterials[] = {
     {2311, "Rubber"},
 };
 
-// BasePart classes that always own geometry; other classes do when they carry a CFrame and a Vector3 size.
-constexpr const char *kPartClasses[] = {
-    "Part",     "WedgePart",      "CornerWedgePart",    "TrussPart",     "SpawnLocation",
-    "Seat",     "VehicleSeat",    "SkateboardPlatform", "FlagStand",     "Platform",
-    "MeshPart", "UnionOperation", "IntersectOperation", "PartOperation",
-};
-
-bool OneOf(const std::string &s, std::initializer_list<const char *> names) {
-    for (const char *n : names)
-        if (s == n) return true;
-    return false;
-}
-
 float Clamp01(float v) {
     if (!(v > 0)) return 0; // NaN too
     return v < 1 ? v : 1;
@@ -62,26 +49,69 @@ const char *MaterialName(std::uint32_t material) {
     return it != std::end(kMaterials) && it->value == material ? it->name : nullptr;
 }
 
-Appearance::Appearance(const Document &doc) : mDoc(doc) {
-    const NameTable &n = doc.names;
-    mIds = {n.find("size"),          n.find("Size"),           n.find("shape"),         n.find("Shape"),
-            n.find("Color3uint8"),   n.find("BrickColor"),     n.find("brickColor"),    n.find("Transparency"),
-            n.find("Reflectance"),   n.find("Material"),       n.find("MeshType"),      n.find("Scale"),
-            n.find("Offset"),        n.find("MeshId"),         n.find("MeshID"),        n.find("MeshContent"),
-            n.find("AssetId"),       n.find("Face"),           n.find("Color3"),        n.find("Color"),
-            n.find("Texture"),       n.find("TextureContent"), n.find("StudsPerTileU"), n.find("StudsPerTileV"),
-            n.find("OffsetStudsU"),  n.find("OffsetStudsV"),   n.find("ZIndex"),        n.find("Brightness"),
-            n.find("Range"),         n.find("Angle"),          n.find("Enabled"),       n.find("Shadows"),
-            n.find("CurrentCamera"), n.find("FieldOfView"),    n.find("CFrame")};
+Appearance::Appearance(const Document &doc)
+    : mDoc(doc), mSlotOfName(doc.names.size(), kSlotCount), mKindOfName(doc.names.size(), ClassKind::Other) {
+    // BasePart classes that always own geometry; other classes do when they carry a CFrame and a Vector3 size.
+    static const std::pair<const char *, ClassKind> kClasses[] = {
+        {"Part", ClassKind::Part},
+        {"SpawnLocation", ClassKind::Part},
+        {"Seat", ClassKind::Part},
+        {"VehicleSeat", ClassKind::Part},
+        {"SkateboardPlatform", ClassKind::Part},
+        {"FlagStand", ClassKind::Part},
+        {"Platform", ClassKind::Part},
+        {"TrussPart", ClassKind::Part},
+        {"WedgePart", ClassKind::WedgePart},
+        {"CornerWedgePart", ClassKind::CornerWedgePart},
+        {"MeshPart", ClassKind::MeshPart},
+        {"UnionOperation", ClassKind::Union},
+        {"IntersectOperation", ClassKind::Union},
+        {"PartOperation", ClassKind::Union},
+        {"Terrain", ClassKind::NoGeometry},
+        {"NegateOperation", ClassKind::NoGeometry},
+        {"SpecialMesh", ClassKind::SpecialMesh},
+        {"BlockMesh", ClassKind::BlockMesh},
+        {"CylinderMesh", ClassKind::CylinderMesh},
+        {"FileMesh", ClassKind::FileMesh},
+        {"Decal", ClassKind::Decal},
+        {"Texture", ClassKind::Texture},
+        {"PointLight", ClassKind::PointLight},
+        {"SpotLight", ClassKind::SpotLight},
+        {"SurfaceLight", ClassKind::SurfaceLight},
+    };
+    for (const auto &[name, kind] : kClasses)
+        if (const auto id = doc.names.find(name); id && *id < mKindOfName.size()) mKindOfName[*id] = kind;
+    static constexpr const char *kNames[kSlotCount] = {
+        "size",         "Size",         "shape",         "Shape",          "Color3uint8",   "BrickColor",
+        "brickColor",   "Transparency", "Reflectance",   "Material",       "MeshType",      "Scale",
+        "Offset",       "MeshId",       "MeshID",        "MeshContent",    "AssetId",       "Face",
+        "Color3",       "Color",        "Texture",       "TextureContent", "StudsPerTileU", "StudsPerTileV",
+        "OffsetStudsU", "OffsetStudsV", "ZIndex",        "Brightness",     "Range",         "Angle",
+        "Enabled",      "Shadows",      "CurrentCamera", "FieldOfView",    "CFrame"};
+    for (std::uint8_t slot = 0; slot < kSlotCount; ++slot)
+        if (const auto id = doc.names.find(kNames[slot]); id && *id < mSlotOfName.size()) mSlotOfName[*id] = slot;
 }
 
-const Property *Appearance::find(std::uint32_t index, const std::optional<std::uint32_t> &id) const {
-    if (!id || index >= mDoc.instances.size()) return nullptr;
-    return mDoc.instances[index].find(*id);
+Appearance::ClassKind Appearance::kindOf(std::uint32_t index) const {
+    if (index >= mDoc.instances.size()) return ClassKind::Other;
+    const std::uint32_t cls = mDoc.instances[index].className;
+    return cls < mKindOfName.size() ? mKindOfName[cls] : ClassKind::Other;
 }
 
-float Appearance::floatOr(std::uint32_t index, const std::optional<std::uint32_t> &id, float fallback) const {
-    const Property *p = find(index, id);
+Appearance::Props Appearance::gather(std::uint32_t index) const {
+    Props out;
+    if (index >= mDoc.instances.size()) return out;
+    for (const Property &p : mDoc.instances[index].properties) {
+        if (p.name >= mSlotOfName.size()) continue;
+        const std::uint8_t slot = mSlotOfName[p.name];
+        if (slot < kSlotCount && out.at[slot] == nullptr) out.at[slot] = &p;
+    }
+    return out;
+}
+
+namespace {
+
+float FloatOr(const Property *p, float fallback) {
     if (p == nullptr) return fallback;
     if (const auto *f = std::get_if<float>(&p->value.data)) return *f;
     if (const auto *d = std::get_if<double>(&p->value.data)) return static_cast<float>(*d);
@@ -89,24 +119,24 @@ float Appearance::floatOr(std::uint32_t index, const std::optional<std::uint32_t
     return fallback;
 }
 
-std::uint32_t Appearance::enumOr(std::uint32_t index, const std::optional<std::uint32_t> &id,
-                                 std::uint32_t fallback) const {
-    const Property *p = find(index, id);
+std::uint32_t EnumOr(const Property *p, std::uint32_t fallback) {
     if (p == nullptr) return fallback;
     if (const auto *e = std::get_if<EnumValue>(&p->value.data)) return e->value;
     if (const auto *i = std::get_if<std::int32_t>(&p->value.data)) return static_cast<std::uint32_t>(*i);
     return fallback;
 }
 
-std::optional<Vector3> Appearance::vector3(std::uint32_t index, const std::optional<std::uint32_t> &id) const {
-    const Property *p = find(index, id);
+std::optional<Vector3> Vector3Of(const Property *p) {
     if (p == nullptr) return std::nullopt;
     if (const auto *v = std::get_if<Vector3>(&p->value.data)) return *v;
     return std::nullopt;
 }
 
-std::string Appearance::text(std::uint32_t index, const std::optional<std::uint32_t> &id) const {
-    const Property *p = find(index, id);
+template <typename T> const T *ValueOf(const Property *p) {
+    return p != nullptr ? std::get_if<T>(&p->value.data) : nullptr;
+}
+
+std::string TextOf(const Property *p) {
     if (p == nullptr) return {};
     if (const auto *c = std::get_if<Content>(&p->value.data))
         return c->source == Content::Source::Uri ? c->uri : std::string();
@@ -116,56 +146,70 @@ std::string Appearance::text(std::uint32_t index, const std::optional<std::uint3
     return {};
 }
 
-std::string Appearance::firstUri(std::uint32_t index, std::initializer_list<std::optional<std::uint32_t>> ids) const {
-    for (const auto &id : ids) {
-        std::string uri = text(index, id);
+// The first of the content-like properties that holds a non-empty text.
+std::string FirstUri(std::initializer_list<const Property *> props) {
+    for (const Property *p : props) {
+        std::string uri = TextOf(p);
         if (!uri.empty()) return uri;
     }
     return {};
 }
 
-Vector3 Appearance::size(std::uint32_t index) const {
-    if (auto v = vector3(index, mIds.size)) return *v;
-    if (auto v = vector3(index, mIds.sizeCanonical)) return *v;
+Vector3 SizeOf(const Appearance::Props &p) {
+    if (auto v = Vector3Of(p.at[Appearance::kSize])) return *v;
+    if (auto v = Vector3Of(p.at[Appearance::kSizeCanonical])) return *v;
     return {4, 1.2f, 2};
 }
 
-bool Appearance::isPart(std::uint32_t index, const std::string &className) const {
-    if (className == "Terrain" || className == "NegateOperation") return false;
-    for (const char *c : kPartClasses)
-        if (className == c) return true;
-    const Property *cf = find(index, mIds.cframe);
-    return cf != nullptr && std::holds_alternative<CFrame>(cf->value.data) &&
-           (vector3(index, mIds.size) || vector3(index, mIds.sizeCanonical));
+} // namespace
+
+Vector3 Appearance::size(std::uint32_t index) const {
+    return SizeOf(gather(index));
+}
+
+bool Appearance::isPart(const Props &p, ClassKind kind) const {
+    switch (kind) {
+    case ClassKind::Part:
+    case ClassKind::WedgePart:
+    case ClassKind::CornerWedgePart:
+    case ClassKind::MeshPart:
+    case ClassKind::Union:
+        return true;
+    case ClassKind::Other:
+        return ValueOf<CFrame>(p.at[kCFrame]) != nullptr && (Vector3Of(p.at[kSize]) || Vector3Of(p.at[kSizeCanonical]));
+    default:
+        return false;
+    }
 }
 
 PartGeometry Appearance::geometry(std::uint32_t index) const {
     PartGeometry g;
     if (index >= mDoc.instances.size()) return g;
-    const std::string &cls = mDoc.className(mDoc.instances[index]);
-    if (!isPart(index, cls)) return g;
-    g.size = size(index);
-    if (cls == "MeshPart") {
+    const ClassKind kind = kindOf(index);
+    if (kind != ClassKind::Other && kind > ClassKind::Union) return g; // meshes, decals, lights: not parts
+    const Props p = gather(index);
+    if (!isPart(p, kind)) return g;
+    g.size = SizeOf(p);
+    if (kind == ClassKind::MeshPart) {
         g.source = GeometrySource::Placeholder;
         g.stands = "mesh";
-        g.uri = firstUri(index, {mIds.meshContent, mIds.meshId, mIds.meshIdUpper});
+        g.uri = FirstUri({p.at[kMeshContent], p.at[kMeshId], p.at[kMeshIdUpper]});
         return g;
     }
-    if (OneOf(cls, {"UnionOperation", "IntersectOperation", "PartOperation"})) {
+    if (kind == ClassKind::Union) {
         g.source = GeometrySource::Placeholder;
         g.stands = "union";
-        g.uri = text(index, mIds.assetId);
+        g.uri = TextOf(p.at[kAssetId]);
         return g;
     }
     g.source = GeometrySource::Shape;
-    if (cls == "WedgePart") {
+    if (kind == ClassKind::WedgePart) {
         g.shape = ShapeKind::Wedge;
-    } else if (cls == "CornerWedgePart") {
+    } else if (kind == ClassKind::CornerWedgePart) {
         g.shape = ShapeKind::CornerWedge;
     } else {
         // PartType: Ball 0, Block 1, Cylinder 2, Wedge 3, CornerWedge 4 (§4); anything else is a block.
-        const std::uint32_t shape =
-            find(index, mIds.shape) != nullptr ? enumOr(index, mIds.shape, 1) : enumOr(index, mIds.shapeCanonical, 1);
+        const std::uint32_t shape = EnumOr(p.at[kShape] != nullptr ? p.at[kShape] : p.at[kShapeCanonical], 1);
         constexpr ShapeKind kByPartType[] = {ShapeKind::Sphere, ShapeKind::Box, ShapeKind::CylinderX, ShapeKind::Wedge,
                                              ShapeKind::CornerWedge};
         g.shape = shape < 5 ? kByPartType[shape] : ShapeKind::Box;
@@ -180,23 +224,26 @@ PartGeometry Appearance::geometry(std::uint32_t index) const {
 void Appearance::applyMeshChild(std::uint32_t part, PartGeometry &g) const {
     for (std::uint32_t child : mDoc.instances[part].children) {
         if (child >= mDoc.instances.size()) continue;
-        const std::string &cls = mDoc.className(mDoc.instances[child]);
-        if (!OneOf(cls, {"SpecialMesh", "BlockMesh", "CylinderMesh", "FileMesh"})) continue;
+        const ClassKind cls = kindOf(child);
+        if (cls != ClassKind::SpecialMesh && cls != ClassKind::BlockMesh && cls != ClassKind::CylinderMesh &&
+            cls != ClassKind::FileMesh)
+            continue;
         g.meshChild = child;
-        const Vector3 scale = vector3(child, mIds.scale).value_or(Vector3{1, 1, 1});
-        g.offset = vector3(child, mIds.offset).value_or(Vector3{});
-        const std::uint32_t type = cls == "SpecialMesh" ? enumOr(child, mIds.meshType, 0) : 0;
-        if (cls == "FileMesh" || (cls == "SpecialMesh" && type == 5)) {
+        const Props p = gather(child);
+        const Vector3 scale = Vector3Of(p.at[kScale]).value_or(Vector3{1, 1, 1});
+        g.offset = Vector3Of(p.at[kOffset]).value_or(Vector3{});
+        const std::uint32_t type = cls == ClassKind::SpecialMesh ? EnumOr(p.at[kMeshType], 0) : 0;
+        if (cls == ClassKind::FileMesh || (cls == ClassKind::SpecialMesh && type == 5)) {
             g.source = GeometrySource::Placeholder;
             g.stands = "mesh";
             g.shape = ShapeKind::Box;
-            g.uri = firstUri(child, {mIds.meshContent, mIds.meshId});
+            g.uri = FirstUri({p.at[kMeshContent], p.at[kMeshId]});
             return;
         }
         g.size = {g.size.x * scale.x, g.size.y * scale.y, g.size.z * scale.z};
-        if (cls == "BlockMesh") {
+        if (cls == ClassKind::BlockMesh) {
             g.shape = ShapeKind::Box;
-        } else if (cls == "CylinderMesh") {
+        } else if (cls == ClassKind::CylinderMesh) {
             g.shape = ShapeKind::CylinderY;
         } else {
             switch (type) {
@@ -232,17 +279,14 @@ void Appearance::applyMeshChild(std::uint32_t part, PartGeometry &g) const {
 
 Look Appearance::look(std::uint32_t index) const {
     Look look;
-    const Property *c = find(index, mIds.color3uint8);
-    if (c != nullptr && std::holds_alternative<Color3uint8>(c->value.data)) {
-        look.color = std::get<Color3uint8>(c->value.data);
+    const Props p = gather(index);
+    if (const auto *c = ValueOf<Color3uint8>(p.at[kColor3uint8])) {
+        look.color = *c;
     } else {
-        const Property *b = find(index, mIds.brickColor);
-        if (b == nullptr) b = find(index, mIds.brickColorLower);
+        const Property *b = p.at[kBrickColor] != nullptr ? p.at[kBrickColor] : p.at[kBrickColorLower];
         std::optional<std::uint32_t> number;
-        if (b != nullptr) {
-            if (const auto *bc = std::get_if<BrickColor>(&b->value.data)) number = bc->number;
-            if (const auto *i = std::get_if<std::int32_t>(&b->value.data)) number = static_cast<std::uint32_t>(*i);
-        }
+        if (const auto *bc = ValueOf<BrickColor>(b)) number = bc->number;
+        if (const auto *i = ValueOf<std::int32_t>(b)) number = static_cast<std::uint32_t>(*i);
         if (number) {
             if (const auto rgb = BrickColorRgb(*number))
                 look.color = *rgb;
@@ -250,67 +294,60 @@ Look Appearance::look(std::uint32_t index) const {
                 look.unknownBrickColor = *number;
         }
     }
-    look.transparency = Clamp01(floatOr(index, mIds.transparency, 0));
-    look.reflectance = Clamp01(floatOr(index, mIds.reflectance, 0));
-    look.material = enumOr(index, mIds.material, kMaterialPlastic);
+    look.transparency = Clamp01(FloatOr(p.at[kTransparency], 0));
+    look.reflectance = Clamp01(FloatOr(p.at[kReflectance], 0));
+    look.material = EnumOr(p.at[kMaterial], kMaterialPlastic);
     return look;
 }
 
 std::optional<DecalInfo> Appearance::decal(std::uint32_t index) const {
-    if (index >= mDoc.instances.size()) return std::nullopt;
-    const std::string &cls = mDoc.className(mDoc.instances[index]);
-    if (cls != "Decal" && cls != "Texture") return std::nullopt;
+    const ClassKind kind = kindOf(index);
+    if (kind != ClassKind::Decal && kind != ClassKind::Texture) return std::nullopt;
+    const Props p = gather(index);
     DecalInfo d;
-    d.tiled = cls == "Texture";
-    d.face = FaceOf(enumOr(index, mIds.face, 5));
-    if (const Property *p = find(index, mIds.color3))
-        if (const auto *c = std::get_if<Color3>(&p->value.data)) d.color = *c;
-    d.transparency = Clamp01(floatOr(index, mIds.transparency, 0));
-    d.uri = firstUri(index, {mIds.textureContent, mIds.texture});
+    d.tiled = kind == ClassKind::Texture;
+    d.face = FaceOf(EnumOr(p.at[kFace], 5));
+    if (const auto *c = ValueOf<Color3>(p.at[kColor3])) d.color = *c;
+    d.transparency = Clamp01(FloatOr(p.at[kTransparency], 0));
+    d.uri = FirstUri({p.at[kTextureContent], p.at[kTexture]});
     d.mapping.tiled = d.tiled;
-    d.mapping.tileU = floatOr(index, mIds.studsU, 2);
-    d.mapping.tileV = floatOr(index, mIds.studsV, 2);
-    d.mapping.offsetU = floatOr(index, mIds.offsetU, 0);
-    d.mapping.offsetV = floatOr(index, mIds.offsetV, 0);
-    if (const Property *p = find(index, mIds.zIndex))
-        if (const auto *z = std::get_if<std::int32_t>(&p->value.data)) d.zIndex = *z;
+    d.mapping.tileU = FloatOr(p.at[kStudsU], 2);
+    d.mapping.tileV = FloatOr(p.at[kStudsV], 2);
+    d.mapping.offsetU = FloatOr(p.at[kOffsetU], 0);
+    d.mapping.offsetV = FloatOr(p.at[kOffsetV], 0);
+    if (const auto *z = ValueOf<std::int32_t>(p.at[kZIndex])) d.zIndex = *z;
     return d;
 }
 
 std::optional<LightInfo> Appearance::light(std::uint32_t index) const {
-    if (index >= mDoc.instances.size()) return std::nullopt;
-    const std::string &cls = mDoc.className(mDoc.instances[index]);
+    const ClassKind kind = kindOf(index);
     LightInfo l;
-    if (cls == "PointLight") {
+    if (kind == ClassKind::PointLight) {
         l.kind = LightInfo::Kind::Point;
-    } else if (cls == "SpotLight") {
+    } else if (kind == ClassKind::SpotLight) {
         l.kind = LightInfo::Kind::Spot;
         l.range = 16;
-    } else if (cls == "SurfaceLight") {
+    } else if (kind == ClassKind::SurfaceLight) {
         l.kind = LightInfo::Kind::Surface;
         l.range = 16;
     } else {
         return std::nullopt;
     }
-    if (const Property *p = find(index, mIds.color))
-        if (const auto *c = std::get_if<Color3>(&p->value.data)) l.color = *c;
-    l.brightness = floatOr(index, mIds.brightness, 1);
-    l.range = floatOr(index, mIds.range, l.range);
-    l.angle = floatOr(index, mIds.angle, 90);
-    l.face = FaceOf(enumOr(index, mIds.face, 5));
-    if (const Property *p = find(index, mIds.enabled))
-        if (const auto *b = std::get_if<bool>(&p->value.data)) l.enabled = *b;
-    if (const Property *p = find(index, mIds.shadows))
-        if (const auto *b = std::get_if<bool>(&p->value.data)) l.shadows = *b;
+    const Props p = gather(index);
+    if (const auto *c = ValueOf<Color3>(p.at[kColor])) l.color = *c;
+    l.brightness = FloatOr(p.at[kBrightness], 1);
+    l.range = FloatOr(p.at[kRange], l.range);
+    l.angle = FloatOr(p.at[kAngle], 90);
+    l.face = FaceOf(EnumOr(p.at[kFace], 5));
+    if (const auto *b = ValueOf<bool>(p.at[kEnabled])) l.enabled = *b;
+    if (const auto *b = ValueOf<bool>(p.at[kShadows])) l.shadows = *b;
     return l;
 }
 
 std::uint32_t Appearance::currentCamera() const {
     for (std::uint32_t root : mDoc.roots) {
         if (root >= mDoc.instances.size() || mDoc.className(mDoc.instances[root]) != "Workspace") continue;
-        const Property *p = find(root, mIds.currentCamera);
-        if (p == nullptr) continue;
-        if (const auto *r = std::get_if<RefValue>(&p->value.data))
+        if (const auto *r = ValueOf<RefValue>(gather(root).at[kCurrentCamera]))
             if (r->target < mDoc.instances.size() && mDoc.className(mDoc.instances[r->target]) == "Camera")
                 return r->target;
     }
@@ -318,7 +355,7 @@ std::uint32_t Appearance::currentCamera() const {
 }
 
 float Appearance::fieldOfView(std::uint32_t index) const {
-    const float fov = floatOr(index, mIds.fieldOfView, 70);
+    const float fov = FloatOr(gather(index).at[kFieldOfView], 70);
     return fov >= 1 && fov <= 179 ? fov : 70.0f;
 }
 

@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gamefmt::rbx {
 
@@ -88,25 +89,78 @@ public:
     // A Camera's FieldOfView (vertical, degrees; 70 when absent or out of 1..179).
     float fieldOfView(std::uint32_t index) const;
 
-private:
-    struct Ids {
-        std::optional<std::uint32_t> size, sizeCanonical, shape, shapeCanonical, color3uint8, brickColor,
-            brickColorLower, transparency, reflectance, material, meshType, scale, offset, meshId, meshIdUpper,
-            meshContent, assetId, face, color3, color, texture, textureContent, studsU, studsV, offsetU, offsetV,
-            zIndex, brightness, range, angle, enabled, shadows, currentCamera, fieldOfView, cframe;
+    // The properties this class reads, by slot; an instance's are found in one pass over its properties.
+    enum Slot : std::uint8_t {
+        kSize,
+        kSizeCanonical,
+        kShape,
+        kShapeCanonical,
+        kColor3uint8,
+        kBrickColor,
+        kBrickColorLower,
+        kTransparency,
+        kReflectance,
+        kMaterial,
+        kMeshType,
+        kScale,
+        kOffset,
+        kMeshId,
+        kMeshIdUpper,
+        kMeshContent,
+        kAssetId,
+        kFace,
+        kColor3,
+        kColor,
+        kTexture,
+        kTextureContent,
+        kStudsU,
+        kStudsV,
+        kOffsetU,
+        kOffsetV,
+        kZIndex,
+        kBrightness,
+        kRange,
+        kAngle,
+        kEnabled,
+        kShadows,
+        kCurrentCamera,
+        kFieldOfView,
+        kCFrame,
+        kSlotCount
     };
-    const Property *find(std::uint32_t index, const std::optional<std::uint32_t> &id) const;
-    float floatOr(std::uint32_t index, const std::optional<std::uint32_t> &id, float fallback) const;
-    std::uint32_t enumOr(std::uint32_t index, const std::optional<std::uint32_t> &id, std::uint32_t fallback) const;
-    std::optional<Vector3> vector3(std::uint32_t index, const std::optional<std::uint32_t> &id) const;
-    std::string text(std::uint32_t index, const std::optional<std::uint32_t> &id) const;
-    // The first of the content-like properties that holds a non-empty text.
-    std::string firstUri(std::uint32_t index, std::initializer_list<std::optional<std::uint32_t>> ids) const;
-    bool isPart(std::uint32_t index, const std::string &className) const;
+    struct Props {
+        const Property *at[kSlotCount] = {};
+    };
+
+    // What a class is to this reader, decided once per interned class name.
+    enum class ClassKind : std::uint8_t {
+        Other,
+        NoGeometry,
+        Part,
+        WedgePart,
+        CornerWedgePart,
+        MeshPart,
+        Union,
+        SpecialMesh,
+        BlockMesh,
+        CylinderMesh,
+        FileMesh,
+        Decal,
+        Texture,
+        PointLight,
+        SpotLight,
+        SurfaceLight,
+    };
+
+private:
+    Props gather(std::uint32_t index) const;
+    ClassKind kindOf(std::uint32_t index) const;
+    bool isPart(const Props &p, ClassKind kind) const;
     void applyMeshChild(std::uint32_t part, PartGeometry &g) const;
 
     const Document &mDoc;
-    Ids mIds;
+    std::vector<std::uint8_t> mSlotOfName; // interned name id → Slot, kSlotCount when unused
+    std::vector<ClassKind> mKindOfName;    // interned name id → ClassKind
 };
 
 } // namespace gamefmt::rbx

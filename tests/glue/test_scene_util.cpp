@@ -4,6 +4,9 @@
 #include <assimp/commonMetaData.h>
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 namespace {
 
 using namespace gamefmt::glue;
@@ -41,6 +44,27 @@ TEST(SceneUtil, UniqueNamesSuffixInOrder) {
     EXPECT_EQ(names.make("Part"), "Part.3"); // skips the taken Part.2
     EXPECT_EQ(names.make(""), "");
     EXPECT_EQ(names.make(""), ".1");
+}
+
+TEST(SceneUtil, UniqueNamesStayUniqueWhileTheTableGrows) {
+    // 300 names of 100 kinds, each kind asked three times, across many table growths and arena blocks (a
+    // 70,000-byte name does not fit the 64 KiB block).
+    UniqueNames names;
+    std::set<std::string> seen;
+    for (int round = 0; round < 3; ++round)
+        for (int i = 0; i < 100; ++i) {
+            const std::string base = "N" + std::to_string(i);
+            const std::string got = names.make(base);
+            EXPECT_EQ(got, round == 0 ? base : base + "." + std::to_string(round));
+            EXPECT_TRUE(seen.insert(got).second) << got;
+        }
+    const std::string longName(70000, 'x');
+    EXPECT_EQ(names.make(longName), longName);
+    EXPECT_EQ(names.make(longName), longName + ".1");
+    EXPECT_TRUE(names.taken("N42.2"));
+    EXPECT_TRUE(names.taken(longName));
+    EXPECT_FALSE(names.taken("N42.3"));
+    EXPECT_FALSE(UniqueNames().taken("anything"));
 }
 
 TEST(SceneUtil, MaterialHasBaseAndDiffuse) {
