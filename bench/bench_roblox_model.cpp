@@ -2,12 +2,14 @@
 // aiScene, on the largest corpus place (skipped when the corpus is absent) and on a generated place of
 // 100,000 Parts. Reported: bytes_per_second of the file, decompressed_per_second of chunk data, and
 // items_per_second = instances.
+#include "assimp_glue/gltf/nodes.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
 
+#include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 #include <benchmark/benchmark.h>
@@ -223,6 +225,80 @@ void BM_RbxImportNodesOnly(benchmark::State &state) {
     Report(state, *in);
 }
 
+// The imported place written as glb by gamefmt's static-scene glTF writer (what `gamefmt export place.glb`
+// runs), timed alone: the import happens once, outside the loop. Bytes are counted, not kept.
+void BM_RbxExportGlb(benchmark::State &state) {
+    const Input *in = Pick(state);
+    if (in == nullptr) return;
+    Assimp::Importer importer;
+    const aiScene *scene = ImportOrSkip(state, importer, *in);
+    if (scene == nullptr) return;
+    if (!gamefmt::glue::IsStaticScene(*scene)) {
+        state.SkipWithError("not a static scene");
+        return;
+    }
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        bytes = 0;
+        const gamefmt::glue::ByteSink sink = [&bytes](const char *, std::size_t n) { bytes += n; };
+        gamefmt::glue::WriteStaticGltf(*scene, true, "place.glb", "", [&sink](const std::string &) { return sink; });
+    }
+    state.counters["glb_bytes"] = static_cast<double>(bytes);
+    Report(state, *in);
+}
+
+// The same glb from Assimp's glb2 exporter (Exporter::ExportToBlob, with its scene copy), for comparison.
+void BM_RbxExportGlbAssimp(benchmark::State &state) {
+    const Input *in = Pick(state);
+    if (in == nullptr) return;
+    Assimp::Importer importer;
+    const aiScene *scene = ImportOrSkip(state, importer, *in);
+    if (scene == nullptr) return;
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        Assimp::Exporter exporter;
+        const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "glb2");
+        if (blob == nullptr) {
+            state.SkipWithError(exporter.GetErrorString());
+            return;
+        }
+        bytes = blob->size;
+    }
+    state.counters["glb_bytes"] = static_cast<double>(bytes);
+    Report(state, *in);
+}
+
+// Assimp's own glTF 2 importer reading that glb back (no post-processing): the yardstick for our import of
+// the same scene from the place file.
+void BM_RbxGlbReimportByAssimp(benchmark::State &state) {
+    const Input *in = Pick(state);
+    if (in == nullptr) return;
+    std::vector<std::uint8_t> glb;
+    {
+        Assimp::Importer importer;
+        const aiScene *scene = ImportOrSkip(state, importer, *in);
+        if (scene == nullptr) return;
+        Assimp::Exporter exporter;
+        const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "glb2");
+        if (blob == nullptr) {
+            state.SkipWithError(exporter.GetErrorString());
+            return;
+        }
+        const auto *data = static_cast<const std::uint8_t *>(blob->data);
+        glb.assign(data, data + blob->size);
+    }
+    for (auto _ : state) {
+        Assimp::Importer importer;
+        const aiScene *scene = importer.ReadFileFromMemory(glb.data(), glb.size(), 0, "glb");
+        if (scene == nullptr) {
+            state.SkipWithError(importer.GetErrorString());
+            return;
+        }
+        benchmark::DoNotOptimize(scene->mRootNode);
+    }
+    Report(state, *in);
+}
+
 // Heap bytes the imported scene holds per instance (glibc mallinfo2: in use after the import minus before,
 // with the Importer and its scene alive; 0 under ASan, whose allocator mallinfo2 does not see), next to sizeof(aiNode).
 // Issue #11: the per-node property bags made this ~16 KB; an aiNode alone is ~1.1 KB (its mName is a fixed 1 KB
@@ -285,6 +361,9 @@ BENCHMARK(BM_RbxDecodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxEncodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxImportScene)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxImportNodesOnly)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxExportGlb)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxExportGlbAssimp)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxGlbReimportByAssimp)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxSceneMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace

@@ -33,8 +33,9 @@ const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &form
 // Writes `scene` by calling the exporter directly where Exporter::Export's deep copy of the scene buys
 // nothing — for a 300,000-instance place that copy is 340 MB of nodes: gamefmt's Roblox model exporters
 // (no post-processing), and, for scenes without meshes, every Assimp exporter whose enforced steps only touch
-// meshes (3ds, collada, fbx, obj, …; not x, ply or stl). glb2/gltf2 of a scene with nodes alone go to
-// gamefmt's streamed node writer instead (glue::WriteNodeOnlyGltf: ~0 bytes per node, no empty buffer).
+// meshes (3ds, collada, fbx, obj, …; not x, ply or stl). glb2/gltf2 of a static scene (glue::IsStaticScene:
+// nodes, triangle meshes, materials, embedded images, cameras, lights) go to gamefmt's streamed glTF writer
+// instead (glue::WriteStaticGltf: shared meshes stay shared, no empty buffer, cameras and lights kept).
 // Returns false (and writes nothing) otherwise; when true, `error` is empty on success.
 bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
                        const std::string &path, const Assimp::ExportProperties &properties, std::string &error);
