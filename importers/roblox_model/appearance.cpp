@@ -49,6 +49,21 @@ const char *MaterialName(std::uint32_t material) {
     return it != std::end(kMaterials) && it->value == material ? it->name : nullptr;
 }
 
+namespace {
+constexpr const char *kSlotNames[Appearance::kSlotCount] = {
+    "size",           "Size",          "shape",         "Shape",        "Color3uint8",   "BrickColor",  "brickColor",
+    "Transparency",   "Reflectance",   "Material",      "MeshType",     "Scale",         "Offset",      "MeshId",
+    "MeshID",         "MeshContent",   "AssetId",       "Face",         "Color3",        "Color",       "Texture",
+    "TextureContent", "StudsPerTileU", "StudsPerTileV", "OffsetStudsU", "OffsetStudsV",  "ZIndex",      "Brightness",
+    "Range",          "Angle",         "Enabled",       "Shadows",      "CurrentCamera", "FieldOfView", "CFrame"};
+} // namespace
+
+bool Appearance::Reads(std::string_view name) {
+    for (const char *n : kSlotNames)
+        if (name == n) return true;
+    return false;
+}
+
 Appearance::Appearance(const Document &doc)
     : mDoc(doc), mSlotOfName(doc.names.size(), kSlotCount), mKindOfName(doc.names.size(), ClassKind::Other) {
     // BasePart classes that always own geometry; other classes do when they carry a CFrame and a Vector3 size.
@@ -81,15 +96,8 @@ Appearance::Appearance(const Document &doc)
     };
     for (const auto &[name, kind] : kClasses)
         if (const auto id = doc.names.find(name); id && *id < mKindOfName.size()) mKindOfName[*id] = kind;
-    static constexpr const char *kNames[kSlotCount] = {
-        "size",         "Size",         "shape",         "Shape",          "Color3uint8",   "BrickColor",
-        "brickColor",   "Transparency", "Reflectance",   "Material",       "MeshType",      "Scale",
-        "Offset",       "MeshId",       "MeshID",        "MeshContent",    "AssetId",       "Face",
-        "Color3",       "Color",        "Texture",       "TextureContent", "StudsPerTileU", "StudsPerTileV",
-        "OffsetStudsU", "OffsetStudsV", "ZIndex",        "Brightness",     "Range",         "Angle",
-        "Enabled",      "Shadows",      "CurrentCamera", "FieldOfView",    "CFrame"};
     for (std::uint8_t slot = 0; slot < kSlotCount; ++slot)
-        if (const auto id = doc.names.find(kNames[slot]); id && *id < mSlotOfName.size()) mSlotOfName[*id] = slot;
+        if (const auto id = doc.names.find(kSlotNames[slot]); id && *id < mSlotOfName.size()) mSlotOfName[*id] = slot;
 }
 
 Appearance::ClassKind Appearance::kindOf(std::uint32_t index) const {

@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gamefmt::rbx {
@@ -76,6 +77,9 @@ struct LightInfo {
 class Appearance {
 public:
     explicit Appearance(const Document &doc);
+    // True for the serialized property names this class reads (ReadOptions::keepProperty for a reader that
+    // only builds the scene).
+    static bool Reads(std::string_view name);
 
     // The geometry of instance `index` (None for instances that are not parts).
     PartGeometry geometry(std::uint32_t index) const;

@@ -100,7 +100,7 @@ public:
                     static_cast<std::uint32_t>(c.data[0]) | static_cast<std::uint32_t>(c.data[1]) << 8 |
                     static_cast<std::uint32_t>(c.data[2]) << 16 | static_cast<std::uint32_t>(c.data[3]) << 24;
                 auto it = mClassById.find(id);
-                if (it != mClassById.end()) ++mClasses[it->second].propChunks;
+                if (it != mClassById.end() && keeps(c)) ++mClasses[it->second].propChunks;
             }
         for (ClassInfo &cls : mClasses)
             for (std::uint32_t idx : cls.instances) mDoc.instances[idx].properties.reserve(cls.propChunks);
@@ -115,6 +115,19 @@ public:
 
 private:
     void warn(std::string message) { mDoc.warnings.push_back(std::move(message)); }
+
+    // Whether a PROP chunk's property becomes an Instance property (so room is reserved for it): not Name
+    // (it becomes Instance::name) and not one ReadOptions::keepProperty refuses. A body too short to name its
+    // property counts (readProp reports it).
+    bool keeps(const Chunk &c) const {
+        if (c.size < 8) return true;
+        const std::uint32_t length =
+            static_cast<std::uint32_t>(c.data[4]) | static_cast<std::uint32_t>(c.data[5]) << 8 |
+            static_cast<std::uint32_t>(c.data[6]) << 16 | static_cast<std::uint32_t>(c.data[7]) << 24;
+        if (length > c.size - 8) return true;
+        const std::string_view name(reinterpret_cast<const char *>(c.data + 8), length);
+        return name != "Name" && (!mOptions.keepProperty || mOptions.keepProperty(name));
+    }
 
     // Runs `f` over the chunk body; errors inside a decompressed body are reported at the chunk offset
     // (the decompressed position is named in the message), errors in raw bodies at their exact offset.
@@ -347,6 +360,7 @@ private:
     void readProp(ByteReader &r, const Chunk &chunk) {
         const std::uint32_t classId = r.u32le();
         const std::string propName = r.stringU32le();
+        if (mOptions.keepProperty && propName != "Name" && !mOptions.keepProperty(propName)) return;
         auto it = mClassById.find(classId);
         if (it == mClassById.end()) {
             RawProperty raw;

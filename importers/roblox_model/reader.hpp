@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string_view>
 
 namespace gamefmt::rbx {
 
@@ -18,6 +20,10 @@ struct ReadOptions {
     // header's own count is only a hint and is not checked.
     std::size_t maxInstances = kDefaultMaxInstances;
     static constexpr std::size_t kDefaultMaxInstances = 1000000;
+    // When set, only the properties whose serialized name it accepts are decoded (and Name, always); the
+    // others are skipped without a trace, as if the file had none. For readers that need a few properties of
+    // a big place (the scene builder keeps the file itself for everything else): a Studio part has ~50.
+    std::function<bool(std::string_view)> keepProperty;
 };
 
 Document ReadBinary(const std::uint8_t *data, std::size_t size, const ReadOptions &options = {});

@@ -369,6 +369,7 @@ private:
         for (pugi::xml_node p = props.first_child(); p; p = p.next_sibling()) {
             if (p.type() != pugi::node_element) continue;
             const std::string name = p.attribute("name").value();
+            if (mOptions.keepProperty && name != "Name" && !mOptions.keepProperty(name)) continue;
             Value value;
             Pending pending = Pending::Ref;
             std::string key;

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "importers/roblox_model/binary_primitives.hpp"
 #include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/writer.hpp"
 #include "support/bits.hpp"
 #include "support/rbx_values.hpp"
 
@@ -1210,6 +1211,35 @@ TEST(RbxBinaryReader, FixturesSurviveFlipsAndTruncation) {
     }
     for (std::size_t cut = 0; cut < original.size(); ++cut)
         EXPECT_THROW(Read(Bytes(original.begin(), original.begin() + static_cast<long>(cut))), FormatError) << cut;
+}
+
+// ReadOptions::keepProperty: only the accepted properties are decoded (binary and XML alike), Name always;
+// nothing of the others remains, not even as raw data.
+TEST(RbxBinaryReader, KeepPropertyDecodesOnlyWhatIsAsked) {
+    ReadOptions options;
+    options.keepProperty = [](std::string_view name) { return name == "Int32" || name == "CFrame"; };
+    const Bytes binary = fx::AllTypes(fx::ChunkMode::Lz4);
+    const Document full = ReadBinary(binary.data(), binary.size());
+    const std::string xml = WriteXml(full);
+    for (const Document &doc : {ReadBinary(binary.data(), binary.size(), options),
+                                ReadXml(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size(), options)}) {
+        ASSERT_EQ(doc.instances.size(), 3u);
+        EXPECT_TRUE(doc.rawProperties.empty());
+        for (const Instance &inst : doc.instances) {
+            std::vector<std::string> names;
+            for (const Property &p : inst.properties) names.push_back(doc.names.str(p.name));
+            std::sort(names.begin(), names.end());
+            EXPECT_EQ(names, (std::vector<std::string>{"CFrame", "Int32"})) << inst.name;
+        }
+        std::vector<std::string> instanceNames;
+        for (const Instance &inst : doc.instances) instanceNames.push_back(inst.name);
+        std::sort(instanceNames.begin(), instanceNames.end());
+        EXPECT_EQ(instanceNames, (std::vector<std::string>{"First", "Second", "Third"}));
+        for (const Instance &inst : doc.instances)
+            if (inst.name == "Second") {
+                EXPECT_EQ(doc.findProperty(inst, "Int32")->value.as<std::int32_t>(), 2147483647);
+            }
+    }
 }
 
 } // namespace
