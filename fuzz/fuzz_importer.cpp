@@ -54,9 +54,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         gamefmt::RegisterExporters(exporter);
         const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "glb2");
         (void)blob;
-        if (gamefmt::glue::IsNodeOnlyScene(*scene)) {
+        if (gamefmt::glue::IsStaticScene(*scene)) {
             std::size_t bytes = 0;
-            gamefmt::glue::WriteNodeOnlyGltf(*scene, true, [&bytes](const char *, std::size_t n) { bytes += n; });
+            const gamefmt::glue::ByteSink sink = [&bytes](const char *, std::size_t n) { bytes += n; };
+            gamefmt::glue::WriteStaticGltf(*scene, true, "f.glb", "", [&sink](const std::string &) { return sink; });
         }
     }
     importer->FreeScene();

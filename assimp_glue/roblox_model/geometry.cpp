@@ -169,7 +169,7 @@ private:
 
     std::vector<bool> mIsPart; // instances with geometry of their own (drawn or not), in scope
     std::size_t mPlaceholders = 0, mApproximated = 0, mUnresolvedImages = 0, mUnknownBrickColors = 0;
-    std::size_t mSkippedInvisible = 0;
+    std::size_t mSkippedInvisible = 0, mNonFinite = 0;
 };
 
 void GeometryBuilder::run(const std::vector<std::uint32_t> &order, bool isPlace) {
@@ -195,7 +195,15 @@ void GeometryBuilder::run(const std::vector<std::uint32_t> &order, bool isPlace)
     }
 }
 
+bool Finite(const rbx::Vector3 &v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
 void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g) {
+    if (!Finite(g.size) || !Finite(g.offset)) {
+        ++mNonFinite; // NaN or infinite size or mesh offset: nothing sensible to draw
+        return;
+    }
     const rbx::Look look = mLooks.look(index);
     if (look.unknownBrickColor != 0) ++mUnknownBrickColors;
     if (g.approximated) ++mApproximated;
@@ -475,6 +483,9 @@ void GeometryBuilder::warnings() const {
         LogWarn(prefix + std::to_string(mUnresolvedImages) +
                 " decal/texture image(s) not found (give the folder of downloaded assets with GAMEFMT_RBX_ASSET_DIR "
                 "/ --rbx-asset-dir): those decals are left out, their URI in node metadata rbx.unresolved");
+    if (mNonFinite != 0)
+        LogWarn(prefix + std::to_string(mNonFinite) +
+                " part(s) whose size or mesh offset is not a finite number have no geometry (their nodes stay)");
     if (mUnknownBrickColors != 0)
         LogWarn(prefix + std::to_string(mUnknownBrickColors) +
                 " part(s) with a BrickColor number not in the palette, drawn in Medium stone grey (194)");

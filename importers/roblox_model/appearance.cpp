@@ -163,10 +163,13 @@ std::string FirstUri(std::initializer_list<const Property *> props) {
     return {};
 }
 
+// Roblox sizes are never negative; a file that says so is read as the magnitude (a negative axis would turn the
+// generated faces inside out).
 Vector3 SizeOf(const Appearance::Props &p) {
-    if (auto v = Vector3Of(p.at[Appearance::kSize])) return *v;
-    if (auto v = Vector3Of(p.at[Appearance::kSizeCanonical])) return *v;
-    return {4, 1.2f, 2};
+    std::optional<Vector3> v = Vector3Of(p.at[Appearance::kSize]);
+    if (!v) v = Vector3Of(p.at[Appearance::kSizeCanonical]);
+    if (!v) return {4, 1.2f, 2};
+    return {std::fabs(v->x), std::fabs(v->y), std::fabs(v->z)};
 }
 
 } // namespace
@@ -248,7 +251,7 @@ void Appearance::applyMeshChild(std::uint32_t part, PartGeometry &g) const {
             g.uri = FirstUri({p.at[kMeshContent], p.at[kMeshId]});
             return;
         }
-        g.size = {g.size.x * scale.x, g.size.y * scale.y, g.size.z * scale.z};
+        g.size = {g.size.x * std::fabs(scale.x), g.size.y * std::fabs(scale.y), g.size.z * std::fabs(scale.z)};
         if (cls == ClassKind::BlockMesh) {
             g.shape = ShapeKind::Box;
         } else if (cls == ClassKind::CylinderMesh) {

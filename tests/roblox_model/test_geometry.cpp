@@ -397,6 +397,30 @@ TEST(RbxGeometry, ModelsDrawEveryPart) {
     EXPECT_EQ(Node(r.scene, "Loose")->mNumMeshes, 1u);
 }
 
+TEST(RbxGeometry, OddSizesNeitherCrashNorTurnInsideOut) {
+    // NaN and infinite sizes draw nothing (node kept, one warning); a negative size is read as its magnitude.
+    rbx::Document doc;
+    const auto add = [&](const char *name, rbx::Vector3 size) {
+        const auto part = doc.addInstance("Part", name, rbx::kNoInstance);
+        rbx::AddProperty(doc, part, "size", rbx::Type::Vector3, size);
+        rbx::AddProperty(doc, part, "CFrame", rbx::Type::CFrame, rbx::CFrame{});
+    };
+    add("NotANumber", {NAN, 1, 1});
+    add("Infinite", {1, INFINITY, 1});
+    add("Negative", {-4, 1, -2});
+    const ImportResult r = ImportMemory(rbx::WriteBinary(doc), "rbxm");
+    ASSERT_TRUE(r) << r.error;
+    EXPECT_EQ(Node(r.scene, "NotANumber")->mNumMeshes, 0u);
+    EXPECT_EQ(Node(r.scene, "Infinite")->mNumMeshes, 0u);
+    ExpectBounds(r.scene, "Negative", {-2, -0.5f, -1}, {2, 0.5f, 1});
+    bool warned = false;
+    for (const std::string &line : r.log) warned = warned || line.find("2 part(s) whose size") != std::string::npos;
+    EXPECT_TRUE(warned);
+    // Still outward: the +X face's normal points to +X.
+    const aiMesh *mesh = MeshOf(r.scene, "Negative");
+    EXPECT_FLOAT_EQ(mesh->mNormals[0].x, 1);
+}
+
 // Corpus: every BasePart under the Workspace of a place (and everywhere in a model) owns a mesh; other nodes
 // own none. Classes come from the per-node properties, independently of the geometry code.
 TEST(RbxGeometry, CorpusPartsOwnGeometry) {
