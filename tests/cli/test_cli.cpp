@@ -1,6 +1,7 @@
 // Tests of the gamefmt command line, run in-process through RunCli (plus a few through the built executable).
 #include "cli.hpp"
 #include "json_writer.hpp"
+#include "log.hpp"
 #include "options.hpp"
 
 #include "cli/mini_json.hpp"
@@ -23,9 +24,11 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <limits>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #if defined(GAMEFMT_HAVE_CLI)
@@ -103,6 +106,27 @@ fs::path WriteTruncatedRedguard(const fs::path &dir) {
 }
 
 // ---------------------------------------------------------------- dispatch, help, version
+
+// convert imports on several threads into one collector: each thread takes its own lines, whole, whatever
+// other threads logged around them (a self-move once emptied the other threads' lines).
+TEST(CliLog, CollectorGivesEachThreadItsOwnLinesWhole) {
+    gamefmt::cli::LogCollector collector;
+    std::promise<void> added, taken;
+    std::vector<std::string> worker;
+    std::thread other([&] {
+        collector.add("Warn:  the other thread"); // first in the collector
+        added.set_value();
+        taken.get_future().wait(); // the main thread takes its line past this one
+        worker = collector.take();
+    });
+    added.get_future().wait();
+    collector.add("Warn:  the main thread");
+    const std::vector<std::string> mine = collector.take();
+    taken.set_value();
+    other.join();
+    EXPECT_EQ(mine, std::vector<std::string>{"the main thread"});
+    EXPECT_EQ(worker, std::vector<std::string>{"the other thread"});
+}
 
 TEST(Cli, NoArgumentsPrintsUsageToStderrAndFails) {
     const CliResult run = Cli({});

@@ -133,10 +133,14 @@ std::vector<std::string> LogCollector::take() {
     std::lock_guard<std::mutex> lock(mMutex);
     auto kept = mLines.begin();
     for (auto &entry : mLines) {
-        if (entry.first == self)
+        if (entry.first == self) {
             mine.push_back(std::move(entry.second));
-        else
-            *kept++ = std::move(entry);
+        } else {
+            // Never move an entry onto itself: a self-moved std::string may come out empty, which showed as
+            // blank warnings of one file when convert ran other files beside it.
+            if (&*kept != &entry) *kept = std::move(entry);
+            ++kept;
+        }
     }
     mLines.erase(kept, mLines.end());
     return mine;
