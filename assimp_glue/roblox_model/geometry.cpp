@@ -124,6 +124,21 @@ void PbrOf(std::uint32_t material, float &metallic, float &roughness) {
 
 constexpr std::uint32_t kNeon = 288, kForceField = 1584;
 
+// sRGB → linear (IEC 61966-2-1).
+float Linear(float c) {
+    return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
+
+// A material of `name` whose diffuse colour is Roblox's sRGB colour as stored and whose base colour (a PBR
+// factor, linear, as Assimp's glTF importer fills it and glTF writers read it) is the same colour linearised.
+std::unique_ptr<aiMaterial> ColourMaterial(const std::string &name, float r, float g, float b) {
+    std::unique_ptr<aiMaterial> m(MakeMaterial(name, aiColor4D(r, g, b, 1.0f)));
+    const aiColor4D base(Linear(r), Linear(g), Linear(b), 1.0f);
+    m->RemoveProperty(AI_MATKEY_BASE_COLOR);
+    m->AddProperty(&base, 1, AI_MATKEY_BASE_COLOR);
+    return m;
+}
+
 std::string MaterialWord(std::uint32_t material) {
     const char *name = rbx::MaterialName(material);
     return name != nullptr ? name : "Material" + std::to_string(material);
@@ -352,7 +367,7 @@ unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
     if (look.transparency > 0) name += "_t" + FormatFloat(look.transparency);
     if (look.reflectance > 0) name += "_r" + FormatFloat(look.reflectance);
     const aiColor4D colour(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
-    std::unique_ptr<aiMaterial> m(MakeMaterial(name, colour));
+    std::unique_ptr<aiMaterial> m = ColourMaterial(name, colour.r, colour.g, colour.b);
     // Opacity 1 and reflectivity 0 are Assimp's defaults: only other values are stored.
     float opacity = 1 - look.transparency;
     if (look.material == kForceField) opacity *= 0.5f;
@@ -364,7 +379,7 @@ unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
     m->AddProperty(&metallic, 1, AI_MATKEY_METALLIC_FACTOR);
     m->AddProperty(&roughness, 1, AI_MATKEY_ROUGHNESS_FACTOR);
     if (look.material == kNeon || look.material == kForceField) {
-        const aiColor3D emissive(colour.r, colour.g, colour.b);
+        const aiColor3D emissive(Linear(colour.r), Linear(colour.g), Linear(colour.b)); // glTF: linear
         m->AddProperty(&emissive, 1, AI_MATKEY_COLOR_EMISSIVE);
     }
     const int materialValue = static_cast<int>(look.material);
@@ -408,8 +423,7 @@ unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned im
     std::string name = std::string("rbx_") + (decal.tiled ? "Texture_" : "Decal_") + Hex6(tint);
     if (decal.transparency > 0) name += "_t" + FormatFloat(decal.transparency);
     name += "_" + std::to_string(mDecalLookIndex.size());
-    const aiColor4D colour(decal.color.r, decal.color.g, decal.color.b, 1.0f);
-    std::unique_ptr<aiMaterial> m(MakeMaterial(name, colour));
+    std::unique_ptr<aiMaterial> m = ColourMaterial(name, decal.color.r, decal.color.g, decal.color.b);
     const float opacity = 1 - decal.transparency;
     m->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
     const float metallic = 0, roughness = 0.8f;

@@ -228,11 +228,16 @@ TEST(RbxGeometry, LooksBecomeSharedNamedMaterials) {
     EXPECT_FLOAT_EQ(MaterialFloat(r.scene, "Block", AI_MATKEY_METALLIC_FACTOR), 0.0f);
 
     const aiMaterial *block = r.scene->mMaterials[MeshOf(r.scene, "Block")->mMaterialIndex];
-    aiColor4D colour;
-    ASSERT_EQ(block->Get(AI_MATKEY_BASE_COLOR, colour), AI_SUCCESS);
+    aiColor4D colour, base;
+    ASSERT_EQ(block->Get(AI_MATKEY_COLOR_DIFFUSE, colour), AI_SUCCESS);
     EXPECT_FLOAT_EQ(colour.r, 196 / 255.0f); // sRGB as stored
     EXPECT_FLOAT_EQ(colour.g, 40 / 255.0f);
     EXPECT_FLOAT_EQ(colour.b, 28 / 255.0f);
+    // The PBR base colour is linear: ((c + 0.055) / 1.055)^2.4 (IEC 61966-2-1).
+    ASSERT_EQ(block->Get(AI_MATKEY_BASE_COLOR, base), AI_SUCCESS);
+    EXPECT_NEAR(base.r, std::pow((196 / 255.0 + 0.055) / 1.055, 2.4), 1e-6);
+    EXPECT_NEAR(base.g, std::pow((40 / 255.0 + 0.055) / 1.055, 2.4), 1e-6);
+    EXPECT_NEAR(base.b, std::pow((28 / 255.0 + 0.055) / 1.055, 2.4), 1e-6);
     int material = 0;
     EXPECT_EQ(block->Get("$rbx.material", 0, 0, material), AI_SUCCESS);
     EXPECT_EQ(material, 256);
@@ -358,8 +363,10 @@ TEST(RbxGeometry, CurrentCameraBecomesTheCamera) {
     EXPECT_NEAR(camera->mHorizontalFOV, std::atan(std::tan(25 * kPi / 180) * 16 / 9), 1e-6f);
     const aiMatrix4x4 &m = Node(r.scene, "Camera")->mTransformation;
     EXPECT_FLOAT_EQ(m.b4, 20);
-    EXPECT_FLOAT_EQ(m.c4, 60);
-    EXPECT_NEAR(m.b3, 1 / std::sqrt(10.0f), 1e-6f); // R12 = s
+    EXPECT_FLOAT_EQ(m.c4, -60);
+    EXPECT_FLOAT_EQ(m.a1, -1);
+    EXPECT_NEAR(m.b3, 1 / std::sqrt(10.0f), 1e-6f);  // R12 = s
+    EXPECT_NEAR(m.c3, -3 / std::sqrt(10.0f), 1e-6f); // R22 = -c: the camera looks along +Z
 }
 
 TEST(RbxGeometry, ScopeAllAndSkipInvisible) {

@@ -1,0 +1,52 @@
+# Blender (headless) script for scripts/render-demo: imports a glb, looks through its camera (or a default
+# one), lights it with a sun and a sky, and renders with Cycles on the CPU.
+#   blender -b --python scripts/render-demo.py -- IN.glb OUT.png [WIDTH HEIGHT SAMPLES]
+import math
+import sys
+
+import numpy
+
+if "bool" not in numpy.__dict__:  # Debian's Blender 3.4 glTF importer and Debian's numpy (gltf-and-consumers.md)
+    numpy.bool = bool
+import bpy
+
+args = sys.argv[sys.argv.index("--") + 1:]
+src, out = args[0], args[1]
+width, height, samples = (int(args[2]), int(args[3]), int(args[4])) if len(args) >= 5 else (800, 450, 96)
+
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.ops.import_scene.gltf(filepath=src)
+scene = bpy.context.scene
+cameras = [o for o in scene.objects if o.type == "CAMERA"]
+if cameras:
+    scene.camera = cameras[0]
+else:
+    data = bpy.data.cameras.new("View")
+    cam = bpy.data.objects.new("View", data)
+    scene.collection.objects.link(cam)
+    cam.location = (0, -60, 30)
+    cam.rotation_euler = (math.radians(65), 0, 0)
+    scene.camera = cam
+
+sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", type="SUN"))
+sun.data.energy = 3.0
+sun.rotation_euler = (math.radians(50), math.radians(10), math.radians(30))
+scene.collection.objects.link(sun)
+world = bpy.data.worlds.new("Sky")
+world.use_nodes = True
+world.node_tree.nodes["Background"].inputs["Color"].default_value = (0.55, 0.7, 0.9, 1.0)
+world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.6
+scene.world = world
+
+scene.render.engine = "CYCLES"
+scene.cycles.device = "CPU"
+scene.cycles.samples = samples
+scene.cycles.use_denoising = False  # Debian's Blender 3.4 has no OpenImageDenoise
+scene.render.resolution_x = width
+scene.render.resolution_y = height
+scene.render.image_settings.file_format = "PNG"
+scene.render.image_settings.color_mode = "RGB"
+scene.render.image_settings.compression = 100
+scene.render.filepath = out
+bpy.ops.render.render(write_still=True)
+print("RENDERED", out)
