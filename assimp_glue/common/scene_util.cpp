@@ -107,7 +107,7 @@ std::size_t UniqueNames::insert(std::string_view name, std::size_t hash) {
     if ((mCount + 1) * 2 > mSlots.size()) grow((mCount + 1) * 2);
     const std::size_t i = find(name, hash);
     if (name.size() > mLeft) {
-        const std::size_t block = std::max<std::size_t>(name.size(), 64 * 1024);
+        const std::size_t block = std::max<std::size_t>(name.size(), std::size_t{64} * 1024);
         mBlocks.push_back(std::make_unique<char[]>(block));
         mCursor = mBlocks.back().get();
         mLeft = block;

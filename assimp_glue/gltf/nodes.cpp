@@ -271,17 +271,19 @@ void Writer::layoutMeshes() {
             }
             const std::string count = std::to_string(n);
             a.position = static_cast<int>(addAccessor(
-                "{\"bufferView\":" + std::to_string(addView(View::Kind::Positions, m, n * 12u, kArrayBuffer)) +
+                "{\"bufferView\":" +
+                std::to_string(addView(View::Kind::Positions, m, std::size_t{n} * 12, kArrayBuffer)) +
                 ",\"componentType\":5126,\"count\":" + count + ",\"type\":\"VEC3\",\"min\":[" + Num(lo.x) + "," +
                 Num(lo.y) + "," + Num(lo.z) + "],\"max\":[" + Num(hi.x) + "," + Num(hi.y) + "," + Num(hi.z) + "]}"));
             if (mesh.mNormals != nullptr)
-                a.normal = static_cast<int>(addAccessor(
-                    "{\"bufferView\":" + std::to_string(addView(View::Kind::Normals, m, n * 12u, kArrayBuffer)) +
-                    ",\"componentType\":5126,\"count\":" + count + ",\"type\":\"VEC3\"}"));
+                a.normal = static_cast<int>(
+                    addAccessor("{\"bufferView\":" +
+                                std::to_string(addView(View::Kind::Normals, m, std::size_t{n} * 12, kArrayBuffer)) +
+                                ",\"componentType\":5126,\"count\":" + count + ",\"type\":\"VEC3\"}"));
             if (mesh.mTextureCoords[0] != nullptr)
-                a.uv = static_cast<int>(
-                    addAccessor("{\"bufferView\":" + std::to_string(addView(View::Kind::Uvs, m, n * 8u, kArrayBuffer)) +
-                                ",\"componentType\":5126,\"count\":" + count + ",\"type\":\"VEC2\"}"));
+                a.uv = static_cast<int>(addAccessor(
+                    "{\"bufferView\":" + std::to_string(addView(View::Kind::Uvs, m, std::size_t{n} * 8, kArrayBuffer)) +
+                    ",\"componentType\":5126,\"count\":" + count + ",\"type\":\"VEC2\"}"));
             const bool small = n < 65535; // 65535 is the restart value: never an index
             const std::size_t indices = std::size_t(mesh.mNumFaces) * 3;
             a.indices = static_cast<int>(addAccessor(

@@ -1,4 +1,4 @@
-// Content URI resolution against local asset folders (docs/formats/roblox-model.md §5.4).
+// Content URI resolution against local asset folders (docs/formats/roblox-model.md §5.5).
 #include "assimp_glue/roblox_model/assets.hpp"
 
 #include "assimp_glue/common/io_util.hpp"
@@ -31,7 +31,7 @@ bool AllDigits(std::string_view s) {
     return true;
 }
 
-// "https://www.roblox.com/asset/?id=123" and its spellings (§5.4): a host ending in roblox.com, the path
+// "https://www.roblox.com/asset/?id=123" and its spellings (§5.5): a host ending in roblox.com, the path
 // /asset or /v1/asset (slashes doubled or trailing allowed), an id= parameter of digits (any case).
 RbxContentKey ParseWebAsset(std::string_view rest) {
     const std::size_t slash = rest.find('/');

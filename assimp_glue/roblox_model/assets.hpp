@@ -1,4 +1,4 @@
-// Content URIs → files in local asset folders (docs/formats/roblox-model.md §5.4; GAMEFMT_RBX_ASSET_DIR): the
+// Content URIs → files in local asset folders (docs/formats/roblox-model.md §5.5; GAMEFMT_RBX_ASSET_DIR): the
 // URI forms Roblox files use, resolved only through Assimp's IOSystem, never the network, never outside the
 // folder. Content is sniffed, never trusted by name.
 #pragma once

@@ -90,7 +90,7 @@ std::string SizeText(const rbx::Vector3 &s) {
     return FormatFloat(s.x) + "x" + FormatFloat(s.y) + "x" + FormatFloat(s.z);
 }
 
-// Metallic and roughness per Material (§5.5: project guesses, not Roblox data).
+// Metallic and roughness per Material (§5.4: project guesses, not Roblox data).
 void PbrOf(std::uint32_t material, float &metallic, float &roughness) {
     metallic = 0;
     roughness = 0.8f;
@@ -465,7 +465,8 @@ unsigned GeometryBuilder::addMesh(const std::string &name, unsigned material) {
     for (unsigned f = 0; f < faces; ++f) {
         aiFace &face = mesh->mFaces[f];
         face.mNumIndices = 3;
-        face.mIndices = new unsigned[3]{s.indices[3 * f], s.indices[3 * f + 1], s.indices[3 * f + 2]};
+        const std::size_t at = std::size_t{3} * f;
+        face.mIndices = new unsigned[3]{s.indices[at], s.indices[at + 1], s.indices[at + 2]};
     }
     const auto index = static_cast<unsigned>(mMeshes.size());
     mMeshes.push_back(std::move(mesh));

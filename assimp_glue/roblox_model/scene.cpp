@@ -170,6 +170,36 @@ aiMetadata *NodeProperties(const Document &doc, std::uint32_t index) {
 
 } // namespace
 
+namespace {
+
+// Scene metadata: the encoding, the file as rbx.source, units, META entries, SourceAsset_*.
+void AddSceneMetadata(const Document &doc, const RobloxSceneOptions &options, bool place, aiScene *scene) {
+    MetadataBuilder sm;
+    sm.add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
+    // The instances themselves travel as the file they came from (or, for a document built in memory, its
+    // XML form, which keeps a property that only some instances of a class carry): ~2.8 bytes of metadata
+    // per file byte instead of ~2 KB per property.
+    // zstd at its default level shrinks a binary file (LZ4 chunks) about 5× and XML about 10×.
+    if (options.source != nullptr) {
+        sm.addBlob(kRbxSource, CompressZstdFrame(options.source, options.sourceSize, 0, rbx::kFormatName));
+        sm.add(kRbxSourceSize, static_cast<std::uint64_t>(options.sourceSize));
+    } else {
+        const std::string xml = rbx::WriteXml(doc);
+        sm.addBlob(kRbxSource, CompressZstdFrame(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size(), 0,
+                                                 rbx::kFormatName));
+        sm.add(kRbxSourceSize, static_cast<std::uint64_t>(xml.size()));
+    }
+    sm.add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
+    for (const auto &[key, value] : doc.meta) sm.add("rbx.meta." + key, value);
+    // Undecoded PROPs, unknown chunks and unknown XML elements are in rbx.source; DocumentFromScene still
+    // reads rbx.raw.<n> / rbx.xmlraw.<n> entries from scenes made without it.
+    sm.mergeInto(scene->mMetaData);
+    SetSourceAsset(scene, place ? kRbxPlaceFormat : kRbxModelFormat,
+                   doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
+}
+
+} // namespace
+
 void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxSceneOptions &options) {
     for (const std::string &w : doc.warnings) LogWarn(std::string(rbx::kFormatName) + ": " + w);
 
@@ -232,28 +262,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     // Assimp accepts a scene without meshes only when it says so.
     if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
 
-    MetadataBuilder sm;
-    sm.add(kRbxFormat, doc.sourceEncoding == rbx::Encoding::Xml ? "xml" : "binary");
-    // The instances themselves travel as the file they came from (or, for a document built in memory, its
-    // XML form, which keeps a property that only some instances of a class carry): ~2.8 bytes of metadata
-    // per file byte instead of ~2 KB per property.
-    // zstd at its default level shrinks a binary file (LZ4 chunks) about 5× and XML about 10×.
-    if (options.source != nullptr) {
-        sm.addBlob(kRbxSource, CompressZstdFrame(options.source, options.sourceSize, 0, rbx::kFormatName));
-        sm.add(kRbxSourceSize, static_cast<std::uint64_t>(options.sourceSize));
-    } else {
-        const std::string xml = rbx::WriteXml(doc);
-        sm.addBlob(kRbxSource, CompressZstdFrame(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size(), 0,
-                                                 rbx::kFormatName));
-        sm.add(kRbxSourceSize, static_cast<std::uint64_t>(xml.size()));
-    }
-    sm.add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning), §5.1
-    for (const auto &[key, value] : doc.meta) sm.add("rbx.meta." + key, value);
-    // Undecoded PROPs, unknown chunks and unknown XML elements are in rbx.source; DocumentFromScene still
-    // reads rbx.raw.<n> / rbx.xmlraw.<n> entries from scenes made without it.
-    sm.mergeInto(scene->mMetaData);
-    SetSourceAsset(scene, place ? kRbxPlaceFormat : kRbxModelFormat,
-                   doc.sourceEncoding == rbx::Encoding::Xml ? "4" : "0");
+    AddSceneMetadata(doc, options, place, scene);
 }
 
 void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::ReadOptions &readOptions,

@@ -16,7 +16,7 @@ struct MaterialEntry {
     const char *name;
 };
 
-// Enum.Material (§4), sorted by value.
+// Enum.Material (§5.1), sorted by value.
 constexpr MaterialEntry kMaterials[] = {
     {256, "Plastic"},        {272, "SmoothPlastic"}, {288, "Neon"},           {512, "Wood"},
     {528, "WoodPlanks"},     {784, "Marble"},        {788, "Basalt"},         {800, "Slate"},
@@ -219,7 +219,7 @@ PartGeometry Appearance::geometry(std::uint32_t index) const {
     } else if (kind == ClassKind::CornerWedgePart) {
         g.shape = ShapeKind::CornerWedge;
     } else {
-        // PartType: Ball 0, Block 1, Cylinder 2, Wedge 3, CornerWedge 4 (§4); anything else is a block.
+        // PartType: Ball 0, Block 1, Cylinder 2, Wedge 3, CornerWedge 4 (§5.1); anything else is a block.
         const std::uint32_t shape = EnumOr(p.at[kShape] != nullptr ? p.at[kShape] : p.at[kShapeCanonical], 1);
         constexpr ShapeKind kByPartType[] = {ShapeKind::Sphere, ShapeKind::Box, ShapeKind::CylinderX, ShapeKind::Wedge,
                                              ShapeKind::CornerWedge};

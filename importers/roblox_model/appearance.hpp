@@ -1,4 +1,4 @@
-// What an instance of a Roblox document shows in Studio (docs/formats/roblox-model.md §4, §5.2–§5.5): which
+// What an instance of a Roblox document shows in Studio (docs/formats/roblox-model.md §5.1–§5.5): which
 // parts own geometry and of which shape, their look (colour, transparency, reflectance, Material), decals and
 // textures on faces, lights and the camera. Reads property values defensively (missing or oddly typed values
 // fall back to Roblox's defaults). No Assimp here: the glue turns these into meshes, materials and lights.
@@ -16,10 +16,10 @@
 
 namespace gamefmt::rbx {
 
-// BrickColor number → sRGB (the 208-entry palette of §4); nullopt for a number not in it.
+// BrickColor number → sRGB (the 208-entry palette of §5.1); nullopt for a number not in it.
 std::optional<Color3uint8> BrickColorRgb(std::uint32_t number);
 
-// Enum.Material value → name ("Plastic", "Neon", …); nullptr for a value not in §4's list.
+// Enum.Material value → name ("Plastic", "Neon", …); nullptr for a value not in §5.1's list.
 const char *MaterialName(std::uint32_t material);
 
 inline constexpr std::uint32_t kMaterialPlastic = 256;
@@ -42,7 +42,7 @@ struct PartGeometry {
     std::uint32_t meshChild = kNoInstance; // the DataModelMesh child that decided the shape, if any
 };
 
-// A part's look (§5.5). Colour is sRGB as stored.
+// A part's look (§5.4). Colour is sRGB as stored.
 struct Look {
     Color3uint8 color{163, 162, 165};
     float transparency = 0; // clamped to 0..1

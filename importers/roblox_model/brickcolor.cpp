@@ -1,4 +1,4 @@
-// The BrickColor palette (docs/formats/roblox-model.md §4): number → sRGB, the 208 entries of rbx-dom's
+// The BrickColor palette (docs/formats/roblox-model.md §5.1): number → sRGB, the 208 entries of rbx-dom's
 // rbx_types/src/brick_color.rs, typed in from the reference's brickcolor-palette.tsv. Looked up by number
 // (names repeat).
 #include "importers/roblox_model/appearance.hpp"
