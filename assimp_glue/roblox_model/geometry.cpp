@@ -535,4 +535,19 @@ void AddRobloxGeometry(const rbx::Document &doc, const std::vector<aiNode *> &no
     builder.finish(scene);
 }
 
+std::unique_ptr<aiLight> RobloxSunLight(const rbx::Document &doc, const std::string &nodeName) {
+    const std::optional<rbx::SunInfo> sun = Appearance(doc).sun();
+    if (!sun || !(sun->towardSun.y > 0)) return nullptr;
+    auto light = std::make_unique<aiLight>();
+    light->mName = ToAiString(nodeName);
+    light->mType = aiLightSource_DIRECTIONAL;
+    light->mDirection = aiVector3D(-sun->towardSun.x, -sun->towardSun.y, -sun->towardSun.z);
+    light->mUp = aiVector3D(0, 0, -1);
+    const aiColor3D colour(sun->brightness, sun->brightness, sun->brightness);
+    light->mColorDiffuse = colour;
+    light->mColorSpecular = colour;
+    light->mAttenuationConstant = 1;
+    return light;
+}
+
 } // namespace gamefmt::glue

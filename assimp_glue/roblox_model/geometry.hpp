@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+struct aiLight;
 struct aiNode;
 struct aiScene;
 
@@ -38,6 +40,7 @@ struct RbxGeometryOptions {
     RbxGeometryScope scope = RbxGeometryScope::Auto;
     bool skipInvisible = false; // GAMEFMT_RBX_SKIP_INVISIBLE: no mesh for Transparency >= 1
     unsigned segments = 24;     // GAMEFMT_RBX_SEGMENTS: around cylinders and spheres
+    bool sun = false;           // GAMEFMT_RBX_SUN: a directional light from Lighting's time and latitude
     RbxImageResolver images;    // null: every image URI is unresolved
 };
 
@@ -49,5 +52,10 @@ struct RbxGeometryOptions {
 void AddRobloxGeometry(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
                        const std::vector<std::uint32_t> &order, bool isPlace, const RbxGeometryOptions &options,
                        aiScene *scene);
+
+// The sun of the place's top-level Lighting as a directional light named `nodeName` (shining along the
+// direction Appearance::sun gives, colour white × Lighting.Brightness); null when there is no Lighting or the
+// sun is below the horizon.
+std::unique_ptr<aiLight> RobloxSunLight(const rbx::Document &doc, const std::string &nodeName);
 
 } // namespace gamefmt::glue

@@ -52,6 +52,7 @@ void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
                        "\"; valid values: workspace, all, auto";
     mGeometry.enabled = importer->GetPropertyBool(GAMEFMT_RBX_GEOMETRY, true);
     mGeometry.skipInvisible = importer->GetPropertyBool(GAMEFMT_RBX_SKIP_INVISIBLE, false);
+    mGeometry.sun = importer->GetPropertyBool(GAMEFMT_RBX_SUN, false);
     const int segments = importer->GetPropertyInteger(GAMEFMT_RBX_SEGMENTS, 24);
     if (segments < 3 || segments > 256)
         mOptionError = "option " GAMEFMT_RBX_SEGMENTS " is " + std::to_string(segments) + "; valid values: 3 to 256";

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -254,11 +255,30 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     if (order.size() != n)
         LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - order.size()) +
                 " instance(s) not reachable from the top level were left out of the node tree");
+    // GAMEFMT_RBX_SUN: the sun gets a node of its own under the root.
+    std::unique_ptr<aiLight> sun;
+    if (options.geometry.enabled && options.geometry.sun) {
+        sun = RobloxSunLight(doc, "Sun");
+        if (sun) {
+            auto *node = new aiNode(names.make("Sun"));
+            node->mParent = scene->mRootNode;
+            sun->mName = node->mName;
+            rootChildren.push_back(node);
+        }
+    }
     scene->mRootNode->mNumChildren = static_cast<unsigned>(rootChildren.size());
     scene->mRootNode->mChildren = CopyToNewArray(rootChildren);
 
     const bool place = IsPlace(doc);
     AddRobloxGeometry(doc, nodes, order, place, options.geometry, scene);
+    if (sun) {
+        auto **lights = new aiLight *[scene->mNumLights + 1];
+        for (unsigned i = 0; i < scene->mNumLights; ++i) lights[i] = scene->mLights[i];
+        lights[scene->mNumLights] = sun.release();
+        delete[] scene->mLights;
+        scene->mLights = lights;
+        ++scene->mNumLights;
+    }
     // Assimp accepts a scene without meshes only when it says so.
     if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
 

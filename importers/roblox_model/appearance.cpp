@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 
@@ -50,12 +51,26 @@ const char *MaterialName(std::uint32_t material) {
 }
 
 namespace {
-constexpr const char *kSlotNames[Appearance::kSlotCount] = {
-    "size",           "Size",          "shape",         "Shape",        "Color3uint8",   "BrickColor",  "brickColor",
-    "Transparency",   "Reflectance",   "Material",      "MeshType",     "Scale",         "Offset",      "MeshId",
-    "MeshID",         "MeshContent",   "AssetId",       "Face",         "Color3",        "Color",       "Texture",
-    "TextureContent", "StudsPerTileU", "StudsPerTileV", "OffsetStudsU", "OffsetStudsV",  "ZIndex",      "Brightness",
-    "Range",          "Angle",         "Enabled",       "Shadows",      "CurrentCamera", "FieldOfView", "CFrame"};
+constexpr const char *kSlotNames[] = {"size",          "Size",
+                                      "shape",         "Shape",
+                                      "Color3uint8",   "BrickColor",
+                                      "brickColor",    "Transparency",
+                                      "Reflectance",   "Material",
+                                      "MeshType",      "Scale",
+                                      "Offset",        "MeshId",
+                                      "MeshID",        "MeshContent",
+                                      "AssetId",       "Face",
+                                      "Color3",        "Color",
+                                      "Texture",       "TextureContent",
+                                      "StudsPerTileU", "StudsPerTileV",
+                                      "OffsetStudsU",  "OffsetStudsV",
+                                      "ZIndex",        "Brightness",
+                                      "Range",         "Angle",
+                                      "Enabled",       "Shadows",
+                                      "CurrentCamera", "FieldOfView",
+                                      "CFrame",        "TimeOfDay",
+                                      "ClockTime",     "GeographicLatitude"};
+static_assert(std::size(kSlotNames) == Appearance::kSlotCount, "one name per slot");
 } // namespace
 
 bool Appearance::Reads(std::string_view name) {
@@ -363,6 +378,55 @@ std::uint32_t Appearance::currentCamera() const {
                 return r->target;
     }
     return kNoInstance;
+}
+
+namespace {
+
+// "14:00:00", "-1:30:00", "25:00" → hours; nullopt when it is not h:m[:s] numbers.
+std::optional<float> ParseTimeOfDay(const std::string &text) {
+    double parts[3] = {0, 0, 0};
+    std::size_t count = 0, at = 0;
+    const bool negative = !text.empty() && text[0] == '-';
+    if (negative) at = 1;
+    while (count < 3) {
+        const std::size_t colon = text.find(':', at);
+        const std::string piece = text.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+        if (piece.empty() || piece.find_first_not_of("0123456789.") != std::string::npos) return std::nullopt;
+        parts[count++] = std::atof(piece.c_str());
+        if (colon == std::string::npos) break;
+        at = colon + 1;
+    }
+    if (count < 2) return std::nullopt;
+    const double hours = parts[0] + parts[1] / 60 + parts[2] / 3600;
+    return static_cast<float>(negative ? -hours : hours);
+}
+
+} // namespace
+
+std::optional<SunInfo> Appearance::sun() const {
+    for (std::uint32_t root : mDoc.roots) {
+        if (root >= mDoc.instances.size() || mDoc.className(mDoc.instances[root]) != "Lighting") continue;
+        const Props p = gather(root);
+        SunInfo sun;
+        if (p.at[kClockTime] != nullptr) {
+            sun.clockTime = FloatOr(p.at[kClockTime], 14);
+        } else if (const auto *t = ValueOf<std::string>(p.at[kTimeOfDay])) {
+            sun.clockTime = ParseTimeOfDay(*t).value_or(14.0f);
+        }
+        sun.latitude = FloatOr(p.at[kLatitude], 41.7333f);
+        sun.brightness = FloatOr(p.at[kBrightness], 1);
+        if (!std::isfinite(sun.clockTime)) sun.clockTime = 14;
+        if (!std::isfinite(sun.latitude)) sun.latitude = 41.7333f;
+        if (!std::isfinite(sun.brightness) || sun.brightness < 0) sun.brightness = 1;
+        constexpr double kPi = 3.14159265358979323846, kHalfYear = 182.6282, kTilt = 23.5 * kPi / 180;
+        const double day = std::fmod(std::fmod(static_cast<double>(sun.clockTime), 24.0) + 24.0, 24.0) / 24.0;
+        const double theta = 2 * kPi * day;
+        const double alpha = kTilt * std::cos(kPi * day / kHalfYear) - sun.latitude * kPi / 180;
+        sun.towardSun = {static_cast<float>(std::sin(theta) * std::cos(alpha)),
+                         static_cast<float>(-std::cos(theta) * std::cos(alpha)), static_cast<float>(-std::sin(alpha))};
+        return sun;
+    }
+    return std::nullopt;
 }
 
 float Appearance::fieldOfView(std::uint32_t index) const {

@@ -74,6 +74,14 @@ struct LightInfo {
     bool shadows = false;
 };
 
+// The sun of a place's Lighting (§5.5): where it is at TimeOfDay (ClockTime) and GeographicLatitude.
+struct SunInfo {
+    Vector3 towardSun;    // unit vector from the scene to the sun (+Y up; +X is where it rises)
+    float brightness = 1; // Lighting.Brightness
+    float clockTime = 14; // hours
+    float latitude = 41.7333f;
+};
+
 class Appearance {
 public:
     explicit Appearance(const Document &doc);
@@ -92,6 +100,11 @@ public:
     std::uint32_t currentCamera() const;
     // A Camera's FieldOfView (vertical, degrees; 70 when absent or out of 1..179).
     float fieldOfView(std::uint32_t index) const;
+    // The sun of the top-level Lighting service (nullopt when there is none): with θ = 2π·(ClockTime mod 24)/24
+    // and α = 23.5°·cos(π·(ClockTime mod 24)/24 / 182.6282) − GeographicLatitude, the direction to the sun is
+    // (sin θ·cos α, −cos θ·cos α, −sin α) — Roblox's sky model as reconstructed by Quenty's SunPositionUtils
+    // (a day circle tilted by the latitude and the season of the first day of the year).
+    std::optional<SunInfo> sun() const;
 
     // The properties this class reads, by slot; an instance's are found in one pass over its properties.
     enum Slot : std::uint8_t {
@@ -130,6 +143,9 @@ public:
         kCurrentCamera,
         kFieldOfView,
         kCFrame,
+        kTimeOfDay,
+        kClockTime,
+        kLatitude,
         kSlotCount
     };
     struct Props {

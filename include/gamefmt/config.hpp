@@ -82,6 +82,11 @@
 // CLI: --rbx-segments N
 #define GAMEFMT_RBX_SEGMENTS "GAMEFMT_RBX_SEGMENTS"
 
+// Import (bool, default false): add a directional light "Sun" where the place's Lighting puts the sun
+// (TimeOfDay/ClockTime and GeographicLatitude; docs/formats/roblox-model.md §5.5), white × Lighting.Brightness,
+// on a node of its own under the root; none at night. CLI: --rbx-sun
+#define GAMEFMT_RBX_SUN "GAMEFMT_RBX_SUN"
+
 // Import (string, default ""): folders of downloaded assets, separated by ';', searched in order for the
 // images of decals and textures (docs/roblox-model.md: "rbxassetid://123" → "<dir>/123", "123.png", "123.jpg",
 // "123.jpeg"; "rbxasset://p" → "<dir>/p", "<dir>/content/p", …). Read through the IOSystem, sniffed as PNG

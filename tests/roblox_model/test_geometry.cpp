@@ -9,6 +9,7 @@
 #include "importers/roblox_model/writer.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_values.hpp"
+#include "support/scene_build.hpp"
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
@@ -367,6 +368,37 @@ TEST(RbxGeometry, CurrentCameraBecomesTheCamera) {
     EXPECT_FLOAT_EQ(m.a1, -1);
     EXPECT_NEAR(m.b3, 1 / std::sqrt(10.0f), 1e-6f);  // R12 = s
     EXPECT_NEAR(m.c3, -3 / std::sqrt(10.0f), 1e-6f); // R22 = -c: the camera looks along +Z
+}
+
+TEST(RbxGeometry, SunFromLightingOnRequest) {
+    // Lighting: TimeOfDay 09:00, latitude 0, Brightness 2. The documented sky model: θ = 2π·9/24,
+    // α = 23.5°·cos(π·(9/24)/182.6282) − 0°, direction to the sun (sin θ cos α, −cos θ cos α, −sin α): in the
+    // morning it stands toward +X, about 40° high.
+    const ImportResult r = ImportDemo([](Assimp::Importer &i) { i.SetPropertyBool(GAMEFMT_RBX_SUN, true); });
+    ASSERT_TRUE(r) << r.error;
+    EXPECT_EQ(r.scene->mNumLights, 4u);
+    const aiNode *node = test::Child(r.scene->mRootNode, "Sun");
+    ASSERT_NE(node, nullptr);
+    const aiLight *sun = Light(r.scene, "Sun");
+    ASSERT_NE(sun, nullptr);
+    EXPECT_EQ(sun->mType, aiLightSource_DIRECTIONAL);
+    const double theta = 2 * kPi * 9 / 24, alpha = 23.5 * kPi / 180 * std::cos(kPi * (9.0 / 24) / 182.6282);
+    EXPECT_NEAR(sun->mDirection.x, -std::sin(theta) * std::cos(alpha), 1e-5);
+    EXPECT_NEAR(sun->mDirection.y, std::cos(theta) * std::cos(alpha), 1e-5);
+    EXPECT_NEAR(sun->mDirection.z, std::sin(alpha), 1e-5);
+    EXPECT_NEAR(std::asin(-sun->mDirection.y) * 180 / kPi, 40.4, 0.1);
+    EXPECT_FLOAT_EQ(sun->mColorDiffuse.r, 2);
+
+    // At 22:00 the sun is below the horizon: no light, no node.
+    rbx::Document night;
+    const auto lighting = night.addInstance("Lighting", "Lighting", rbx::kNoInstance);
+    night.instances[lighting].isService = true;
+    rbx::AddProperty(night, lighting, "TimeOfDay", rbx::Type::String, std::string("22:00:00"));
+    const ImportResult dark = ImportMemory(rbx::WriteBinary(night), "rbxl", 0,
+                                           [](Assimp::Importer &i) { i.SetPropertyBool(GAMEFMT_RBX_SUN, true); });
+    ASSERT_TRUE(dark) << dark.error;
+    EXPECT_EQ(dark.scene->mNumLights, 0u);
+    EXPECT_EQ(test::Child(dark.scene->mRootNode, "Sun"), nullptr);
 }
 
 TEST(RbxGeometry, ScopeAllAndSkipInvisible) {

@@ -97,6 +97,7 @@ const std::vector<NamedOption> &NamedOptions() {
         {"--rbx-scope", GAMEFMT_RBX_GEOMETRY_SCOPE, nullptr,
          "Roblox parts that get geometry: workspace, all or auto (workspace for places)"},
         {"--rbx-skip-invisible", GAMEFMT_RBX_SKIP_INVISIBLE, "true", "no mesh for Roblox parts with Transparency 1"},
+        {"--rbx-sun", GAMEFMT_RBX_SUN, "true", "a directional sun light from the Roblox place's Lighting"},
         {"--rbx-segments", GAMEFMT_RBX_SEGMENTS, nullptr, "segments around Roblox cylinders and spheres (default 24)"},
         {"--rbx-asset-dir", GAMEFMT_RBX_ASSET_DIR, nullptr,
          "folder of downloaded Roblox assets (images by id); repeat for more folders"},
