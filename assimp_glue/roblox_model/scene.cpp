@@ -173,6 +173,29 @@ aiMetadata *NodeProperties(const Document &doc, std::uint32_t index) {
 
 namespace {
 
+// GAMEFMT_RBX_SUN: the sun's light, on a node of its own appended to the root's children (null: no sun).
+std::unique_ptr<aiLight> SunOnItsNode(const Document &doc, const RobloxSceneOptions &options, UniqueNames &names,
+                                      aiNode *root, std::vector<aiNode *> &rootChildren) {
+    if (!options.geometry.enabled || !options.geometry.sun) return nullptr;
+    std::unique_ptr<aiLight> sun = RobloxSunLight(doc, "Sun");
+    if (sun) {
+        auto *node = new aiNode(names.make("Sun"));
+        node->mParent = root;
+        sun->mName = node->mName;
+        rootChildren.push_back(node);
+    }
+    return sun;
+}
+
+void AppendLight(aiScene *scene, std::unique_ptr<aiLight> light) {
+    auto **lights = new aiLight *[scene->mNumLights + 1];
+    for (unsigned i = 0; i < scene->mNumLights; ++i) lights[i] = scene->mLights[i];
+    lights[scene->mNumLights] = light.release();
+    delete[] scene->mLights;
+    scene->mLights = lights;
+    ++scene->mNumLights;
+}
+
 // Scene metadata: the encoding, the file as rbx.source, units, META entries, SourceAsset_*.
 void AddSceneMetadata(const Document &doc, const RobloxSceneOptions &options, bool place, aiScene *scene) {
     MetadataBuilder sm;
@@ -255,30 +278,13 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     if (order.size() != n)
         LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - order.size()) +
                 " instance(s) not reachable from the top level were left out of the node tree");
-    // GAMEFMT_RBX_SUN: the sun gets a node of its own under the root.
-    std::unique_ptr<aiLight> sun;
-    if (options.geometry.enabled && options.geometry.sun) {
-        sun = RobloxSunLight(doc, "Sun");
-        if (sun) {
-            auto *node = new aiNode(names.make("Sun"));
-            node->mParent = scene->mRootNode;
-            sun->mName = node->mName;
-            rootChildren.push_back(node);
-        }
-    }
+    std::unique_ptr<aiLight> sun = SunOnItsNode(doc, options, names, scene->mRootNode, rootChildren);
     scene->mRootNode->mNumChildren = static_cast<unsigned>(rootChildren.size());
     scene->mRootNode->mChildren = CopyToNewArray(rootChildren);
 
     const bool place = IsPlace(doc);
     AddRobloxGeometry(doc, nodes, order, place, options.geometry, scene);
-    if (sun) {
-        auto **lights = new aiLight *[scene->mNumLights + 1];
-        for (unsigned i = 0; i < scene->mNumLights; ++i) lights[i] = scene->mLights[i];
-        lights[scene->mNumLights] = sun.release();
-        delete[] scene->mLights;
-        scene->mLights = lights;
-        ++scene->mNumLights;
-    }
+    if (sun) AppendLight(scene, std::move(sun));
     // Assimp accepts a scene without meshes only when it says so.
     if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
 
