@@ -81,8 +81,10 @@ int EmbeddedImageOf(const aiMaterial &m, const aiScene &scene) {
 }
 
 bool MeshIsStatic(const aiMesh &m) {
+    // What this writer would drop (a second UV set, tangents, colours, skins, morphs) stays Assimp's to write.
     if (m.mPrimitiveTypes != aiPrimitiveType_TRIANGLE || m.mNumVertices == 0 || m.mVertices == nullptr ||
-        m.mNumFaces == 0 || m.mNumBones != 0 || m.mNumAnimMeshes != 0 || m.mColors[0] != nullptr)
+        m.mNumFaces == 0 || m.mNumBones != 0 || m.mNumAnimMeshes != 0 || m.mColors[0] != nullptr ||
+        m.mTextureCoords[1] != nullptr || m.mTangents != nullptr)
         return false;
     for (unsigned i = 0; i < m.mNumVertices; ++i) {
         const aiVector3D &p = m.mVertices[i];
@@ -569,7 +571,13 @@ void Writer::streamBin(const ByteSink &sink) const {
             for (unsigned i = 0; i < mesh->mNumVertices; ++i) put(&mesh->mVertices[i], 12);
             break;
         case View::Kind::Normals:
-            for (unsigned i = 0; i < mesh->mNumVertices; ++i) put(&mesh->mNormals[i], 12);
+            // glTF wants unit normals (ACCESSOR_VECTOR3_NON_UNIT): other importers' normals are scaled back.
+            for (unsigned i = 0; i < mesh->mNumVertices; ++i) {
+                aiVector3D n = mesh->mNormals[i];
+                const float length = n.Length();
+                if (length > 0 && std::isfinite(length) && std::fabs(length - 1) > 1e-6f) n /= length;
+                put(&n, 12);
+            }
             break;
         case View::Kind::Uvs:
             for (unsigned i = 0; i < mesh->mNumVertices; ++i) {

@@ -19,7 +19,8 @@ namespace gamefmt::glue {
 bool IsNodeOnlyScene(const aiScene &scene);
 
 // True when WriteStaticGltf writes the whole scene: a root node; no animations; every mesh made of triangles
-// only, with finite positions, in-range indices, no bones, no morph targets and no vertex colours; every
+// only, with finite positions, in-range indices, at most one UV set, and no tangents, bones, morph targets or
+// vertex colours (what this writer does not write: those scenes keep Assimp's exporter); every
 // texture a material uses embedded as PNG or JPEG bytes ("*N"). Everything else goes to Assimp's exporter.
 bool IsStaticScene(const aiScene &scene);
 

@@ -303,6 +303,18 @@ TEST(GltfScene, WhatItCannotWriteIsLeftToAssimp) {
         scene->mMeshes[0]->mPrimitiveTypes = aiPrimitiveType_POLYGON;
         EXPECT_FALSE(glue::IsStaticScene(*scene));
     }
+    {
+        const std::unique_ptr<aiScene> scene(SoupScene(3));
+        scene->mMeshes[0]->mTextureCoords[0] = new aiVector3D[3];
+        scene->mMeshes[0]->mTextureCoords[1] = new aiVector3D[3]; // a second UV set would be lost
+        EXPECT_FALSE(glue::IsStaticScene(*scene));
+    }
+    {
+        const std::unique_ptr<aiScene> scene(SoupScene(3));
+        scene->mMeshes[0]->mTangents = new aiVector3D[3];
+        scene->mMeshes[0]->mBitangents = new aiVector3D[3];
+        EXPECT_FALSE(glue::IsStaticScene(*scene));
+    }
     const std::unique_ptr<aiScene> fine(SoupScene(3));
     EXPECT_TRUE(glue::IsStaticScene(*fine));
 }
