@@ -268,37 +268,6 @@ void BM_RbxExportGlbAssimp(benchmark::State &state) {
     Report(state, *in);
 }
 
-// Assimp's own glTF 2 importer reading that glb back (no post-processing): the yardstick for our import of
-// the same scene from the place file.
-void BM_RbxGlbReimportByAssimp(benchmark::State &state) {
-    const Input *in = Pick(state);
-    if (in == nullptr) return;
-    std::vector<std::uint8_t> glb;
-    {
-        Assimp::Importer importer;
-        const aiScene *scene = ImportOrSkip(state, importer, *in);
-        if (scene == nullptr) return;
-        Assimp::Exporter exporter;
-        const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "glb2");
-        if (blob == nullptr) {
-            state.SkipWithError(exporter.GetErrorString());
-            return;
-        }
-        const auto *data = static_cast<const std::uint8_t *>(blob->data);
-        glb.assign(data, data + blob->size);
-    }
-    for (auto _ : state) {
-        Assimp::Importer importer;
-        const aiScene *scene = importer.ReadFileFromMemory(glb.data(), glb.size(), 0, "glb");
-        if (scene == nullptr) {
-            state.SkipWithError(importer.GetErrorString());
-            return;
-        }
-        benchmark::DoNotOptimize(scene->mRootNode);
-    }
-    Report(state, *in);
-}
-
 // Heap bytes the imported scene holds per instance (glibc mallinfo2: in use after the import minus before,
 // with the Importer and its scene alive; 0 under ASan, whose allocator mallinfo2 does not see), next to sizeof(aiNode).
 // Issue #11: the per-node property bags made this ~16 KB; an aiNode alone is ~1.1 KB (its mName is a fixed 1 KB
@@ -363,7 +332,6 @@ BENCHMARK(BM_RbxImportScene)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxImportNodesOnly)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxExportGlb)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxExportGlbAssimp)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RbxGlbReimportByAssimp)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxSceneMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace

@@ -5,6 +5,7 @@
 //   GAMEFMT_BENCH_WRITE_PLACES=DIR also writes the two places as DIR/place-14k.rbxl and DIR/place-26k.rbxl.
 #include "assimp_glue/gltf/nodes.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "import_loop.hpp"
 #include "importers/roblox_model/writer.hpp"
 #include "studio_place.hpp"
 
@@ -59,29 +60,26 @@ void Label(benchmark::State &state, const Place &place) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * place.instances));
 }
 
+// Our import of the place (ImportLoop: the scene is freed outside the timing, as for every import benchmark).
 void BM_RbxPlaceImport(benchmark::State &state) {
     const Place &place = PlaceOf(state.range(0));
-    unsigned meshes = 0, materials = 0;
-    for (auto _ : state) {
-        Assimp::Importer importer;
-        const aiScene *scene = Import(importer, place.bytes, "rbxl");
-        if (scene == nullptr) {
-            state.SkipWithError(importer.GetErrorString());
-            return;
-        }
-        meshes = scene->mNumMeshes;
-        materials = scene->mNumMaterials;
+    Assimp::Importer importer;
+    const aiScene *scene = Import(importer, place.bytes, "rbxl");
+    if (scene == nullptr) {
+        state.SkipWithError(importer.GetErrorString());
+        return;
     }
-    state.counters["meshes"] = meshes;
-    state.counters["materials"] = materials;
+    state.counters["meshes"] = scene->mNumMeshes;
+    state.counters["materials"] = scene->mNumMaterials;
+    gamefmt::bench::ImportLoop(state, importer, place.bytes, 0, "rbxl");
     Label(state, place);
 }
 
-// Assimp's glTF 2 importer reading the glb gamefmt writes of the same scene (the yardstick: ours must not be
-// slower).
+// Assimp's glTF 2 importer reading the glb gamefmt writes of the same scene, the same way (the yardstick:
+// ours must not be slower).
 void BM_RbxPlaceGlbImportByAssimp(benchmark::State &state) {
     const Place &place = PlaceOf(state.range(0));
-    std::string glb;
+    std::vector<std::uint8_t> glb;
     {
         Assimp::Importer importer;
         const aiScene *scene = Import(importer, place.bytes, "rbxl");
@@ -90,18 +88,11 @@ void BM_RbxPlaceGlbImportByAssimp(benchmark::State &state) {
             return;
         }
         gamefmt::glue::WriteStaticGltf(*scene, true, "p.glb", "", [&glb](const std::string &) {
-            return gamefmt::glue::ByteSink([&glb](const char *d, std::size_t n) { glb.append(d, n); });
+            return gamefmt::glue::ByteSink([&glb](const char *d, std::size_t n) { glb.insert(glb.end(), d, d + n); });
         });
     }
-    for (auto _ : state) {
-        Assimp::Importer importer;
-        const aiScene *scene = importer.ReadFileFromMemory(glb.data(), glb.size(), 0, "glb");
-        if (scene == nullptr) {
-            state.SkipWithError(importer.GetErrorString());
-            return;
-        }
-        benchmark::DoNotOptimize(scene->mRootNode);
-    }
+    Assimp::Importer importer;
+    gamefmt::bench::ImportLoop(state, importer, glb, 0, "glb");
     state.counters["glb_bytes"] = static_cast<double>(glb.size());
     Label(state, place);
 }

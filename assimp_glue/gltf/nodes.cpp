@@ -321,31 +321,46 @@ int Writer::textureIndex(int image) {
 std::string Writer::nodesJson() {
     std::string out;
     out.reserve(mOrder.size() * 96);
-    const auto children = [&](const std::vector<std::size_t> &list) {
-        std::string s = "\"children\":[";
-        for (std::size_t c = 0; c < list.size(); ++c) s += (c == 0 ? "" : ",") + std::to_string(list[c]);
-        return s + "]";
+    bool first = true; // within the current node: no comma before its first field
+    const auto field = [&](const char *key) {
+        out += first ? "\"" : ",\"";
+        out += key;
+        out += "\":";
+        first = false;
+    };
+    const auto number = [&](const char *key, std::size_t value) {
+        field(key);
+        out += std::to_string(value);
     };
     for (std::size_t i = 0; i < mOrder.size(); ++i) {
         const aiNode &node = *mOrder[i];
-        std::vector<std::string> fields;
-        if (node.mName.length != 0)
-            fields.push_back("\"name\":" + JsonQuote(std::string_view(node.mName.data, node.mName.length)));
-        if (!mChildren[i].empty()) fields.push_back(children(mChildren[i]));
+        out += i == 0 ? "{" : ",{";
+        first = true;
+        if (node.mName.length != 0) {
+            field("name");
+            out += JsonQuote(std::string_view(node.mName.data, node.mName.length));
+        }
+        if (!mChildren[i].empty()) {
+            field("children");
+            for (std::size_t c = 0; c < mChildren[i].size(); ++c)
+                out += (c == 0 ? "[" : ",") + std::to_string(mChildren[i][c]);
+            out += ']';
+        }
         if (!IsIdentity(node.mTransformation)) {
             const std::string matrix = MatrixJson(node.mTransformation);
-            if (matrix.empty())
+            if (matrix.empty()) {
                 ++mReport.lostMatrices;
-            else
-                fields.push_back("\"matrix\":" + matrix);
+            } else {
+                field("matrix");
+                out += matrix;
+            }
         }
-        if (mNodeMesh[i] >= 0) fields.push_back("\"mesh\":" + std::to_string(mNodeMesh[i]));
-        if (mNodeCamera[i] >= 0) fields.push_back("\"camera\":" + std::to_string(mNodeCamera[i]));
-        if (mNodeLight[i] >= 0)
-            fields.push_back("\"extensions\":{\"KHR_lights_punctual\":{\"light\":" + std::to_string(mNodeLight[i]) +
-                             "}}");
-        out += i == 0 ? "{" : ",{";
-        for (std::size_t f = 0; f < fields.size(); ++f) out += (f == 0 ? "" : ",") + fields[f];
+        if (mNodeMesh[i] >= 0) number("mesh", static_cast<std::size_t>(mNodeMesh[i]));
+        if (mNodeCamera[i] >= 0) number("camera", static_cast<std::size_t>(mNodeCamera[i]));
+        if (mNodeLight[i] >= 0) {
+            field("extensions");
+            out += "{\"KHR_lights_punctual\":{\"light\":" + std::to_string(mNodeLight[i]) + "}}";
+        }
         out += '}';
     }
     for (const Extra &e : mExtras) {

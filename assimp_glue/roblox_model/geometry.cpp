@@ -153,13 +153,14 @@ public:
     void finish(aiScene *scene);
 
 private:
-    void addPart(std::uint32_t index, const rbx::PartGeometry &g);
+    void addPart(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look);
     void addDecal(std::uint32_t index, std::uint32_t part);
     void addLight(std::uint32_t index, std::uint32_t parent);
     void addCamera(std::uint32_t index);
     unsigned partMaterial(const rbx::Look &look);
     unsigned decalMaterial(const rbx::DecalInfo &decal, unsigned image);
     int embeddedImage(const std::string &uri);
+    bool attachExisting(const MeshKey &key, std::uint32_t index);
     unsigned addMesh(const std::string &name, unsigned material);
     void attach(std::uint32_t index, unsigned mesh);
     void annotate(std::uint32_t index, MetadataBuilder &md);
@@ -199,10 +200,11 @@ void GeometryBuilder::run(const std::vector<std::uint32_t> &order, bool isPlace)
         inScope[index] = all || (parent != kNoInstance ? inScope[parent] : mDoc.className(inst) == "Workspace");
         if (index == camera) addCamera(index);
         if (!inScope[index]) continue;
-        const rbx::PartGeometry g = mLooks.geometry(index);
+        rbx::Look look;
+        const rbx::PartGeometry g = mLooks.geometry(index, &look);
         if (g.source != GeometrySource::None) {
             mIsPart[index] = true;
-            addPart(index, g);
+            addPart(index, g, look);
             continue;
         }
         if (parent != kNoInstance && mIsPart[parent]) addDecal(index, parent);
@@ -214,12 +216,11 @@ bool Finite(const rbx::Vector3 &v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
-void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g) {
+void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look) {
     if (!Finite(g.size) || !Finite(g.offset)) {
         ++mNonFinite; // NaN or infinite size or mesh offset: nothing sensible to draw
         return;
     }
-    const rbx::Look look = mLooks.look(index);
     if (look.unknownBrickColor != 0) ++mUnknownBrickColors;
     if (g.approximated) ++mApproximated;
     if (g.source == GeometrySource::Placeholder) {
@@ -249,13 +250,7 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g) {
              material,
              g.source == GeometrySource::Placeholder ? 1u : 0u,
              0u};
-    bool inserted = false;
-    const std::uint32_t mesh = mMeshIndex.findOrInsert(key, inserted);
-    if (!inserted) {
-        attach(index, mesh);
-        return;
-    }
-    mScratch.clear();
+    if (attachExisting(key, index)) return;
     rbx::BuildShape(g.shape, g.size, g.offset, mOptions.segments, mScratch);
     const std::string name =
         std::string(g.source == GeometrySource::Placeholder ? "placeholder" : rbx::ShapeName(g.shape)) + " " +
@@ -294,13 +289,7 @@ void GeometryBuilder::addDecal(std::uint32_t index, std::uint32_t part) {
              material,
              Bits(decal->tiled ? decal->mapping.offsetU : 0),
              Bits(decal->tiled ? decal->mapping.offsetV : 0)};
-    bool inserted = false;
-    const std::uint32_t mesh = mMeshIndex.findOrInsert(key, inserted);
-    if (!inserted) {
-        attach(index, mesh);
-        return;
-    }
-    mScratch.clear();
+    if (attachExisting(key, index)) return;
     rbx::BuildFaceQuad(decal->face, size, {}, lift, decal->mapping, mScratch);
     attach(index, addMesh(std::string(decal->tiled ? "texture " : "decal ") + SizeText(size), material));
 }
@@ -440,6 +429,19 @@ unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned im
     mMaterials.push_back(std::move(m));
     mDecalLookIndex.emplace(key, index);
     return index;
+}
+
+// Attaches the mesh `key` names to instance `index` when it exists. Otherwise registers the key (the mesh the
+// caller then builds into the cleared scratch and adds gets its index) and returns false.
+bool GeometryBuilder::attachExisting(const MeshKey &key, std::uint32_t index) {
+    bool inserted = false;
+    const std::uint32_t mesh = mMeshIndex.findOrInsert(key, inserted);
+    if (!inserted) {
+        attach(index, mesh);
+        return true;
+    }
+    mScratch.clear();
+    return false;
 }
 
 unsigned GeometryBuilder::addMesh(const std::string &name, unsigned material) {

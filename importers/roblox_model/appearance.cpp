@@ -208,13 +208,14 @@ bool Appearance::isPart(const Props &p, ClassKind kind) const {
     }
 }
 
-PartGeometry Appearance::geometry(std::uint32_t index) const {
+PartGeometry Appearance::geometry(std::uint32_t index, Look *look) const {
     PartGeometry g;
     if (index >= mDoc.instances.size()) return g;
     const ClassKind kind = kindOf(index);
     if (kind != ClassKind::Other && kind > ClassKind::Union) return g; // meshes, decals, lights: not parts
     const Props p = gather(index);
     if (!isPart(p, kind)) return g;
+    if (look != nullptr) *look = lookOf(p);
     g.size = SizeOf(p);
     if (kind == ClassKind::MeshPart) {
         g.source = GeometrySource::Placeholder;
@@ -303,9 +304,8 @@ void Appearance::applyMeshChild(std::uint32_t part, PartGeometry &g) const {
     }
 }
 
-Look Appearance::look(std::uint32_t index) const {
+Look Appearance::lookOf(const Props &p) const {
     Look look;
-    const Props p = gather(index);
     if (const auto *c = ValueOf<Color3uint8>(p.at[kColor3uint8])) {
         look.color = *c;
     } else {

@@ -89,9 +89,9 @@ public:
     // only builds the scene).
     static bool Reads(std::string_view name);
 
-    // The geometry of instance `index` (None for instances that are not parts).
-    PartGeometry geometry(std::uint32_t index) const;
-    Look look(std::uint32_t index) const;
+    // The geometry of instance `index` (None for instances that are not parts); for a part, `look` (when given)
+    // gets its look too, read in the same pass over its properties.
+    PartGeometry geometry(std::uint32_t index, Look *look = nullptr) const;
     // The part's `size` (Roblox's default 4 × 1.2 × 2 when absent).
     Vector3 size(std::uint32_t index) const;
     std::optional<DecalInfo> decal(std::uint32_t index) const;
@@ -174,6 +174,7 @@ public:
 
 private:
     Props gather(std::uint32_t index) const;
+    Look lookOf(const Props &p) const;
     ClassKind kindOf(std::uint32_t index) const;
     bool isPart(const Props &p, ClassKind kind) const;
     void applyMeshChild(std::uint32_t part, PartGeometry &g) const;
