@@ -6,6 +6,8 @@
 #include <assimp/IOStream.hpp>
 #include <assimp/IOSystem.hpp>
 
+#include <filesystem>
+
 namespace gamefmt::glue {
 
 void StreamCloser::operator()(Assimp::IOStream *stream) const {
@@ -52,6 +54,15 @@ std::vector<std::uint8_t> ReadAll(Assimp::IOSystem *io, const std::string &path,
                                               " bytes of '" + path + "'");
     }
     return bytes;
+}
+
+bool FolderExists(Assimp::IOSystem *io, const std::string &path) noexcept {
+    try {
+        if (io != nullptr && io->Exists(path.c_str())) return true;
+    } catch (...) {
+    }
+    std::error_code ec;
+    return std::filesystem::is_directory(path, ec);
 }
 
 } // namespace gamefmt::glue

@@ -28,6 +28,10 @@ StreamPtr OpenForRead(Assimp::IOSystem *io, const std::string &path) noexcept;
 // Never throws: this is what CanRead uses.
 std::vector<std::uint8_t> ReadHead(Assimp::IOSystem *io, const std::string &path, std::size_t maxBytes) noexcept;
 
+// True when `path` names a folder (or anything) the IOSystem or the file system knows: for asset-folder
+// options, which must exist when they are given. Never throws.
+bool FolderExists(Assimp::IOSystem *io, const std::string &path) noexcept;
+
 // The largest file any importer reads whole (importers cap further by their own format limits).
 constexpr std::uint64_t kMaxInputFileSize = std::uint64_t(2) << 30; // 2 GiB
 

@@ -20,7 +20,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -175,9 +174,7 @@ public:
 
     // GAMEFMT_RG_ASSET_DIR, when set, must exist.
     void requireAssetDir(const std::string &assetDir) const {
-        if (assetDir.empty()) return;
-        std::error_code ec;
-        if (exists(assetDir) || std::filesystem::is_directory(assetDir, ec)) return;
+        if (assetDir.empty() || FolderExists(mIo, assetDir)) return;
         throw FormatError(redguard::kFormatName, "asset folder \"" + Quote(assetDir) +
                                                      "\" (GAMEFMT_RG_ASSET_DIR, --rg-assets) does not exist");
     }

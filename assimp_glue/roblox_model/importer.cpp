@@ -75,6 +75,11 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     options.maxDepth = limits().maxNodeDepth;
     options.nodeProperties = mNodeProperties;
     options.geometry = mGeometry;
+    // Named asset folders must exist (as --rg-assets must): a typo is an error, not silently missing images.
+    for (const std::string &folder : mAssetFolders)
+        if (!FolderExists(io, folder))
+            throw FormatError("Roblox model", "asset folder \"" + SanitizeForAiString(folder, 200) +
+                                                  "\" (GAMEFMT_RBX_ASSET_DIR, --rbx-asset-dir) does not exist");
     options.geometry.images = MakeImageResolver(io, mAssetFolders);
     ImportRobloxModel(bytes.data(), bytes.size(), read, options, scene);
     FinishImportedScene(scene, rbx::kFormatName, limits());

@@ -90,7 +90,8 @@
 // Import (string, default ""): folders of downloaded assets, separated by ';', searched in order for the
 // images of decals and textures (docs/roblox-model.md: "rbxassetid://123" → "<dir>/123", "123.png", "123.jpg",
 // "123.jpeg"; "rbxasset://p" → "<dir>/p", "<dir>/content/p", …). Read through the IOSystem, sniffed as PNG
-// or JPEG, embedded in the scene. Never the network. CLI: --rbx-asset-dir DIR (repeatable)
+// or JPEG (at most 64 MiB each), embedded in the scene. Never the network. A named folder that does not exist
+// is an error. CLI: --rbx-asset-dir DIR (repeatable)
 #define GAMEFMT_RBX_ASSET_DIR "GAMEFMT_RBX_ASSET_DIR"
 
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
