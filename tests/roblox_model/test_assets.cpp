@@ -52,9 +52,9 @@ TEST(RbxAssets, EveryUriFormOfTheReference) {
 }
 
 TEST(RbxAssets, CandidatesInOrderPerFolder) {
-    EXPECT_EQ(glue::CandidatePaths({"A", "B/"}, {Kind::Id, "5"}),
-              (std::vector<std::string>{"A/5", "A/5.png", "A/5.jpg", "A/5.jpeg", "B/5", "B/5.png", "B/5.jpg",
-                                        "B/5.jpeg"}));
+    EXPECT_EQ(
+        glue::CandidatePaths({"A", "B/"}, {Kind::Id, "5"}),
+        (std::vector<std::string>{"A/5", "A/5.png", "A/5.jpg", "A/5.jpeg", "B/5", "B/5.png", "B/5.jpg", "B/5.jpeg"}));
     EXPECT_EQ(glue::CandidatePaths({"A"}, {Kind::Path, "t/x.png"}),
               (std::vector<std::string>{"A/t/x.png", "A/content/t/x.png", "A/PlatformContent/pc/t/x.png",
                                         "A/ExtraContent/t/x.png"}));
@@ -89,7 +89,7 @@ TEST(RbxAssets, FoldersAreSearchedInOrderThroughTheImporter) {
     rbx::AddProperty(doc, part, "size", rbx::Type::Vector3, rbx::Vector3{4, 4, 1});
     rbx::AddProperty(doc, part, "CFrame", rbx::Type::CFrame, rbx::CFrame{});
     const std::pair<const char *, const char *> decals[] = {{"ById", "rbxassetid://77"},
-                                                           {"ByPath", "rbxasset://textures/x.png"}};
+                                                            {"ByPath", "rbxasset://textures/x.png"}};
     for (const auto &[name, uri] : decals) {
         const auto decal = doc.addInstance("Decal", name, part);
         rbx::AddProperty(doc, decal, "Texture", rbx::Type::String, std::string(uri));
