@@ -2,6 +2,7 @@
 #include "gamefmt/gamefmt.hpp"
 
 #include "assimp_glue/common/fallback_importer.hpp"
+#include "assimp_glue/gltf/exporter.hpp"
 #include "assimp_glue/redguard/exporter.hpp"
 #include "assimp_glue/redguard/importer.hpp"
 #include "assimp_glue/roblox_mesh/exporter.hpp"
@@ -57,6 +58,7 @@ const std::vector<Assimp::Exporter::ExportFormatEntry> &ExporterTable() {
         for (const auto &entry : glue::RobloxModelExportEntries()) entries.push_back(entry);
         for (const auto &entry : glue::SlMeshExportEntries()) entries.push_back(entry);
         for (const auto &entry : glue::RedguardExportEntries()) entries.push_back(entry);
+        for (const auto &entry : glue::GltfExportEntries()) entries.push_back(entry);
         return entries;
     }();
     return table;

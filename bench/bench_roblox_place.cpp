@@ -3,7 +3,7 @@
 // importer reading the glb we write of the same scene, and the import's peak memory, measured in a child
 // process so that nothing else the benchmark program holds is counted.
 //   GAMEFMT_BENCH_WRITE_PLACES=DIR also writes the two places as DIR/place-14k.rbxl and DIR/place-26k.rbxl.
-#include "assimp_glue/gltf/nodes.hpp"
+#include "assimp_glue/gltf/writer.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "import_loop.hpp"
 #include "importers/roblox_model/writer.hpp"
@@ -87,7 +87,7 @@ void BM_RbxPlaceGlbImportByAssimp(benchmark::State &state) {
             state.SkipWithError(importer.GetErrorString());
             return;
         }
-        gamefmt::glue::WriteStaticGltf(*scene, true, "p.glb", "", [&glb](const std::string &) {
+        gamefmt::glue::WriteGltf(*scene, gamefmt::glue::GltfOptions{}, "p.glb", "", [&glb](const std::string &) {
             return gamefmt::glue::ByteSink([&glb](const char *d, std::size_t n) { glb.insert(glb.end(), d, d + n); });
         });
     }
@@ -127,9 +127,10 @@ struct MeasureInChild {
             afterImport = StatusKiB("VmHWM");
             if (scene != nullptr) {
                 std::size_t written = 0;
-                gamefmt::glue::WriteStaticGltf(*scene, true, "p.glb", "", [&written](const std::string &) {
-                    return gamefmt::glue::ByteSink([&written](const char *, std::size_t n) { written += n; });
-                });
+                gamefmt::glue::WriteGltf(
+                    *scene, gamefmt::glue::GltfOptions{}, "p.glb", "", [&written](const std::string &) {
+                        return gamefmt::glue::ByteSink([&written](const char *, std::size_t n) { written += n; });
+                    });
                 afterExport = StatusKiB("VmHWM");
             }
         }

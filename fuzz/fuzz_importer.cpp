@@ -1,9 +1,9 @@
 // libFuzzer harness for one gamefmt importer: bytes → ReadFileFromMemory (hint GAMEFMT_FUZZ_HINT) with
-// validation and a realtime preset → when that succeeds, export to glb2 in memory, and a scene with nodes
-// alone through gamefmt's streamed glTF node writer too (what `gamefmt export` uses for them).
+// validation and a realtime preset → when that succeeds, export it with gamefmt's glTF writer (gamefmt-glb) in
+// memory.
 // Only gamefmt's loaders are registered, so every input exercises our code (and no finding belongs to a
 // built-in importer that merely shares the extension).
-#include "assimp_glue/gltf/nodes.hpp"
+#include "assimp_glue/gltf/writer.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/BaseImporter.h>
@@ -52,13 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (scene != nullptr) {
         Assimp::Exporter exporter;
         gamefmt::RegisterExporters(exporter);
-        const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "glb2");
+        const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "gamefmt-glb");
         (void)blob;
-        if (gamefmt::glue::IsStaticScene(*scene)) {
-            std::size_t bytes = 0;
-            const gamefmt::glue::ByteSink sink = [&bytes](const char *, std::size_t n) { bytes += n; };
-            gamefmt::glue::WriteStaticGltf(*scene, true, "f.glb", "", [&sink](const std::string &) { return sink; });
-        }
     }
     importer->FreeScene();
     return 0;

@@ -191,3 +191,28 @@
 // "tex:BANK/IMAGE" (e.g. "tex:376/19") or "color:INDEX" (a palette index; with a palette the nearest entry
 // to the material's diffuse colour is used instead). CLI: --rg-default-texture T
 #define GAMEFMT_RG_DEFAULT_TEXTURE "GAMEFMT_RG_DEFAULT_TEXTURE"
+
+// ---------------------------------------------------------------------------------------------------------
+// glTF 2.0 (exporters gamefmt-glb and gamefmt-gltf; docs/gltf.md)
+
+// Export (bool, default false): write lengths in the scene's own units. By default every length is scaled to
+// metres by the scene metadata UnitScaleFactor (centimetres per unit, Assimp's FBX meaning; Roblox scenes say
+// 28: 1 stud = 0.28 m); scenes without it are written as they are. CLI: --keep-units
+#define GAMEFMT_GLTF_KEEP_UNITS "GAMEFMT_GLTF_KEEP_UNITS"
+
+// Export (bool, default false): compress triangle primitives with KHR_draco_mesh_compression (positions 14 bits,
+// normals 10, UVs 12, colours 10; skinned and morphing primitives stay uncompressed). CLI: --draco
+#define GAMEFMT_GLTF_DRACO "GAMEFMT_GLTF_DRACO"
+
+// Export (bool, default false): compress vertex, index and animation data with EXT_meshopt_compression
+// (lossless; the file then requires the extension). CLI: --meshopt
+#define GAMEFMT_GLTF_MESHOPT "GAMEFMT_GLTF_MESHOPT"
+
+// Export (int, default 8): bone influences kept per vertex, heaviest first and renormalised: 4 (one
+// JOINTS_0/WEIGHTS_0 set, what Godot 3 reads) or 8 (a second set where a vertex needs it). CLI: --max-influences N
+#define GAMEFMT_GLTF_MAX_INFLUENCES "GAMEFMT_GLTF_MAX_INFLUENCES"
+
+// Export (string, default ""): the folder relative texture paths of the scene are read from (the command line
+// sets it to the input file's folder). Textures that are not found are left out with a warning.
+// CLI: --option GAMEFMT_GLTF_TEXTURE_BASE=DIR
+#define GAMEFMT_GLTF_TEXTURE_BASE "GAMEFMT_GLTF_TEXTURE_BASE"

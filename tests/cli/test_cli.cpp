@@ -353,26 +353,33 @@ TEST(Cli, ShowLogSendsAssimpsLogToStderr) {
 
 // ---------------------------------------------------------------- export
 
-TEST(Cli, ExportToGlbChoosesGlb2AndReimports) {
+TEST(Cli, ExportToGlbChoosesOurWriterAndReimports) {
     const fs::path dir = ScratchDir("cli_export_glb");
     const std::string out = (dir / "cube.glb").string();
     const CliResult run = Cli({"export", Cube(), out});
     ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
-    EXPECT_NE(run.out.find("Wrote " + out + " (glb2, "), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Wrote " + out + " (gamefmt-glb, "), std::string::npos) << run.out;
     const std::vector<std::uint8_t> bytes = ReadBytes(out);
     ASSERT_GE(bytes.size(), 12u);
     EXPECT_EQ(std::string(bytes.begin(), bytes.begin() + 4), "glTF");
     EXPECT_EQ(bytes[4] | bytes[5] << 8 | bytes[6] << 16 | bytes[7] << 24, 2); // container version 2
     EXPECT_NE(run.out.find(std::to_string(bytes.size()) + " bytes"), std::string::npos);
 
-    // glb2 export forces JoinIdenticalVertices|Triangulate: the 8 corners (no normals or UVs to tell the
-    // corner copies apart) and 12 triangles.
+    // Our writer triangulates the quads and welds the OBJ's 24 face corners: the 8 corners (no normals or UVs
+    // to tell the corner copies apart) and 12 triangles.
     const auto reimported = gamefmt::test::ImportFile(out);
     ASSERT_TRUE(reimported) << reimported.error;
     ASSERT_EQ(reimported.scene->mNumMeshes, 1u);
     EXPECT_EQ(reimported.scene->mMeshes[0]->mNumVertices, 8u);
     EXPECT_EQ(reimported.scene->mMeshes[0]->mNumFaces, 12u);
     EXPECT_TRUE(reimported.validationWarnings.empty());
+
+    // Assimp's own writer stays reachable by its id.
+    const std::string theirs = (dir / "cube-assimp.glb").string();
+    const CliResult assimp = Cli({"export", Cube(), theirs, "-f", "glb2"});
+    ASSERT_EQ(assimp.code, gamefmt::cli::kExitOk) << assimp.err;
+    EXPECT_NE(assimp.out.find("Wrote " + theirs + " (glb2, "), std::string::npos) << assimp.out;
+    EXPECT_NE(ReadBytes(theirs), ReadBytes(out));
 }
 
 TEST(Cli, ExportToObj) {
@@ -602,9 +609,8 @@ TEST(Cli, ConvertWritesBesideEachInputByDefault) {
 }
 
 TEST(Cli, ConvertWritesIndexedGlb) {
-    // The cube's 8 corners: 24 face-corner vertices after the OBJ import, joined to 8 by the glb2
-    // exporter's own JoinIdenticalVertices. Importing with the join instead left the glb un-indexed
-    // (36 = 12 triangles x 3) on Assimp 5.2.5.
+    // The cube's 8 corners: 24 face-corner vertices after the OBJ import, welded to 8 by our glTF writer
+    // (Assimp's glb2 exporter joins them too; importing with the join instead left its glb un-indexed).
     const fs::path dir = ScratchDir("cli_convert_indexed");
     const CliResult run = Cli({"convert", Cube(), "-o", dir.string()});
     ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
@@ -935,7 +941,7 @@ TEST(Cli, RedguardAnimatedModelShowsItsAnimationAndConvertsToGlb) {
     const std::string out = (dir / "animated.glb").string();
     const CliResult run = Cli({"export", model, out, "--rg-fps", "24"});
     ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
-    EXPECT_NE(run.out.find("(glb2, "), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("(gamefmt-glb, "), std::string::npos) << run.out;
     EXPECT_GT(ReadBytes(out).size(), 100u);
 }
 } // namespace

@@ -452,10 +452,11 @@ TEST(Hostile, GlbOfANodeOnlySceneIsStreamedByOurWriter) {
     ASSERT_NE(nodes->items[3].get("matrix"), nullptr);
     const std::vector<json::Value> &m = nodes->items[3].get("matrix")->items;
     ASSERT_EQ(m.size(), 16u);
-    // P1's CFrame position (1, 2, -1): Roblox and glTF are both Y-up, right-handed, so it is the translation.
-    EXPECT_EQ(m[12].number, 1);
-    EXPECT_EQ(m[13].number, 2);
-    EXPECT_EQ(m[14].number, -1);
+    // P1's CFrame position (1, 2, -1) studs: Roblox and glTF are both Y-up, right-handed, so it is the
+    // translation, in metres (UnitScaleFactor 28 cm per stud).
+    EXPECT_NEAR(m[12].number, 0.28, 1e-7);
+    EXPECT_NEAR(m[13].number, 0.56, 1e-7);
+    EXPECT_NEAR(m[14].number, -0.28, 1e-7);
 
     // Scenes with meshes still go through Exporter::Export.
     const std::unique_ptr<Assimp::Exporter> exporter = MakeExporter();
@@ -463,6 +464,8 @@ TEST(Hostile, GlbOfANodeOnlySceneIsStreamedByOurWriter) {
     ASSERT_TRUE(cube) << cube.error;
     std::string error;
     EXPECT_FALSE(cli::ExportWithoutCopy(*exporter, *cube.scene, "glb2", (dir / "c.glb").string(), {}, error));
+    // ... and so do scenes with polygons for gamefmt's writer (the copy triangulates them).
+    EXPECT_FALSE(cli::ExportWithoutCopy(*exporter, *cube.scene, "gamefmt-glb", (dir / "c.glb").string(), {}, error));
     EXPECT_FALSE(fs::exists(dir / "c.glb"));
 }
 

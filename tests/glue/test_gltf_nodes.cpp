@@ -1,7 +1,7 @@
-// The streamed glTF writer for node-only scenes (assimp_glue/gltf/nodes.hpp): layout checked against the
+// The streamed glTF writer for node-only scenes (assimp_glue/gltf/writer.hpp): layout checked against the
 // glTF 2.0 specification (glb header and JSON chunk, column-major matrices, children by index), names made
 // valid UTF-8 JSON strings, no recursion, output in bounded pieces.
-#include "assimp_glue/gltf/nodes.hpp"
+#include "assimp_glue/gltf/writer.hpp"
 #include "cli/mini_json.hpp"
 #include "support/scene_build.hpp"
 

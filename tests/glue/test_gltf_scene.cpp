@@ -1,8 +1,8 @@
-// gamefmt's glTF writer for static scenes (assimp_glue/gltf/nodes.hpp) on the generated Roblox demo place and
+// gamefmt's glTF writer (assimp_glue/gltf/writer.hpp) on the generated Roblox demo place and
 // on hand-built scenes: glb chunk layout and buffer views per the glTF 2.0 specification (§4.4 GLB, §5.11
 // bufferView alignment), shared meshes, materials, embedded images, camera and lights, and the way back
 // through Assimp's own glTF importer.
-#include "assimp_glue/gltf/nodes.hpp"
+#include "assimp_glue/gltf/writer.hpp"
 #include "cli/mini_json.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
@@ -30,12 +30,17 @@ struct Files {
     std::map<std::string, std::string> bytes; // path → contents
 };
 
-Files Write(const aiScene &scene, bool binary) {
+Files Write(const aiScene &scene, bool binary, glue::GltfWriteReport *report = nullptr) {
     Files files;
-    glue::WriteStaticGltf(scene, binary, "out/place.glb", "out/place.bin", [&files](const std::string &path) {
-        std::string *target = &files.bytes[path];
-        return glue::ByteSink([target](const char *data, std::size_t size) { target->append(data, size); });
-    });
+    glue::GltfOptions options;
+    options.binary = binary;
+    options.keepUnits = true; // studs, as the expectations below are
+    const glue::GltfWriteReport r =
+        glue::WriteGltf(scene, options, "out/place.glb", "out/place.bin", [&files](const std::string &path) {
+            std::string *target = &files.bytes[path];
+            return glue::ByteSink([target](const char *data, std::size_t size) { target->append(data, size); });
+        });
+    if (report != nullptr) *report = r;
     return files;
 }
 
@@ -90,7 +95,6 @@ TEST(GltfScene, DemoPlaceLayoutFollowsTheSpecification) {
     test::ImportResult holder;
     const aiScene *scene = DemoScene(holder);
     ASSERT_NE(scene, nullptr);
-    ASSERT_TRUE(glue::IsStaticScene(*scene));
     const Files files = Write(*scene, true);
     ASSERT_EQ(files.bytes.size(), 1u);
     const Glb glb = Split(files.bytes.at("out/place.glb"));
@@ -256,7 +260,8 @@ aiScene *SoupScene(unsigned vertices) {
     mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
     mesh->mNumVertices = vertices;
     mesh->mVertices = new aiVector3D[vertices];
-    for (unsigned i = 0; i < vertices; ++i) mesh->mVertices[i] = aiVector3D(static_cast<float>(i % 7), 0, 0);
+    for (unsigned i = 0; i < vertices; ++i)
+        mesh->mVertices[i] = aiVector3D(static_cast<float>(i), 0, 0); // distinct: not welded
     mesh->mNumFaces = vertices / 3;
     mesh->mFaces = new aiFace[mesh->mNumFaces];
     for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
@@ -273,7 +278,6 @@ TEST(GltfScene, IndicesWidenWhenShortWouldHitTheRestartValue) {
     // 65,535 is the primitive-restart value of unsigned short: a mesh whose indices reach it needs 32 bits.
     for (const unsigned vertices : {65532u, 65535u}) {
         const std::unique_ptr<aiScene> scene(SoupScene(vertices));
-        ASSERT_TRUE(glue::IsStaticScene(*scene));
         const Glb glb = Split(Write(*scene, true).bytes.at("out/place.glb"));
         const json::Value &indices = glb.doc.get("accessors")->items.back();
         EXPECT_EQ(indices.get("componentType")->number, vertices < 65535 ? 5123 : 5125) << vertices;
@@ -281,42 +285,62 @@ TEST(GltfScene, IndicesWidenWhenShortWouldHitTheRestartValue) {
     }
 }
 
-TEST(GltfScene, WhatItCannotWriteIsLeftToAssimp) {
+TEST(GltfScene, HostileMeshesStillGiveValidData) {
     {
-        const std::unique_ptr<aiScene> scene(SoupScene(3));
-        scene->mMeshes[0]->mFaces[0].mIndices[2] = 7; // out of range
-        EXPECT_FALSE(glue::IsStaticScene(*scene));
+        const std::unique_ptr<aiScene> scene(SoupScene(6));
+        scene->mMeshes[0]->mFaces[0].mIndices[2] = 7; // out of range: the face is left out
+        glue::GltfWriteReport report;
+        const Glb glb = Split(Write(*scene, true, &report).bytes.at("out/place.glb"));
+        EXPECT_EQ(report.droppedFaces, 1u);
+        EXPECT_EQ(glb.doc.get("accessors")->items.back().get("count")->number, 3);
     }
     {
         const std::unique_ptr<aiScene> scene(SoupScene(3));
-        scene->mMeshes[0]->mVertices[1].y = NAN;
-        EXPECT_FALSE(glue::IsStaticScene(*scene));
+        scene->mMeshes[0]->mVertices[1].y = NAN; // written as 0, the bounds stay finite
+        glue::GltfWriteReport report;
+        const Glb glb = Split(Write(*scene, true, &report).bytes.at("out/place.glb"));
+        EXPECT_EQ(report.fixedValues, 1u);
+        const json::Value &position = glb.doc.get("accessors")->items[0];
+        EXPECT_EQ(position.get("max")->items[1].number, 0);
+        float y = 1;
+        std::memcpy(&y, glb.bin.data() + 12 + 4, 4);
+        EXPECT_EQ(y, 0.0f);
     }
     {
         const std::unique_ptr<aiScene> scene(SoupScene(3));
-        const aiString external("textures/wood.png"); // a file, not an embedded image
+        const aiString external("textures/wood.png"); // a file, and no reader: left out, counted
         scene->mMaterials[0]->AddProperty(&external, AI_MATKEY_TEXTURE(aiTextureType_DIFFUSE, 0));
-        EXPECT_FALSE(glue::IsStaticScene(*scene));
-    }
-    {
-        const std::unique_ptr<aiScene> scene(SoupScene(3));
-        scene->mMeshes[0]->mPrimitiveTypes = aiPrimitiveType_POLYGON;
-        EXPECT_FALSE(glue::IsStaticScene(*scene));
-    }
-    {
-        const std::unique_ptr<aiScene> scene(SoupScene(3));
         scene->mMeshes[0]->mTextureCoords[0] = new aiVector3D[3];
-        scene->mMeshes[0]->mTextureCoords[1] = new aiVector3D[3]; // a second UV set would be lost
-        EXPECT_FALSE(glue::IsStaticScene(*scene));
+        scene->mMeshes[0]->mNumUVComponents[0] = 2;
+        glue::GltfWriteReport report;
+        const Glb glb = Split(Write(*scene, true, &report).bytes.at("out/place.glb"));
+        EXPECT_EQ(report.droppedTextures, 1u);
+        EXPECT_EQ(glb.doc.get("images"), nullptr);
+        EXPECT_EQ(glb.doc.get("materials")->items[0].get("pbrMetallicRoughness")->get("baseColorTexture"), nullptr);
     }
     {
+        // A quad as one polygon face: a fan of two triangles.
         const std::unique_ptr<aiScene> scene(SoupScene(3));
-        scene->mMeshes[0]->mTangents = new aiVector3D[3];
-        scene->mMeshes[0]->mBitangents = new aiVector3D[3];
-        EXPECT_FALSE(glue::IsStaticScene(*scene));
+        aiMesh &mesh = *scene->mMeshes[0];
+        mesh.mPrimitiveTypes = aiPrimitiveType_POLYGON;
+        delete[] mesh.mVertices;
+        mesh.mVertices = new aiVector3D[4]{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+        mesh.mNumVertices = 4;
+        delete[] mesh.mFaces[0].mIndices;
+        mesh.mFaces[0].mNumIndices = 4;
+        mesh.mFaces[0].mIndices = new unsigned[4]{0, 1, 2, 3};
+        EXPECT_FALSE(glue::HasCleanPrimitives(*scene));
+        const Glb glb = Split(Write(*scene, true).bytes.at("out/place.glb"));
+        const json::Value &indices = glb.doc.get("accessors")->items.back();
+        ASSERT_EQ(indices.get("count")->number, 6);
+        const std::size_t at =
+            static_cast<std::size_t>(glb.doc.get("bufferViews")->items.back().get("byteOffset")->number);
+        std::uint16_t i[6];
+        std::memcpy(i, glb.bin.data() + at, 12);
+        EXPECT_EQ(std::vector<std::uint16_t>(i, i + 6), (std::vector<std::uint16_t>{0, 1, 2, 0, 2, 3}));
     }
     const std::unique_ptr<aiScene> fine(SoupScene(3));
-    EXPECT_TRUE(glue::IsStaticScene(*fine));
+    EXPECT_TRUE(glue::HasCleanPrimitives(*fine));
 }
 
 } // namespace

@@ -42,9 +42,10 @@ const Verb kVerbs[] = {
      "                            with the format's extension.\n"
      "IN is imported raw unless post-processing steps are given.\n",
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunExport},
-    {"convert", "convert IN... [-o DIR] [-f ID] [-j N] [-k]", "convert many files (default glb2)",
+    {"convert", "convert IN... [-o DIR] [-f ID] [-j N] [-k]", "convert many files (default gamefmt-glb)",
      "  -o DIR, --output DIR      write DIR/<stem>.<ext> (default: beside each input)\n"
-     "  -f ID, --format ID        export format id (default glb2)\n"
+     "  -f ID, --format ID        export format id (default gamefmt-glb;\n"
+     "                            Assimp's own glTF writer: glb2)\n"
      "  -j N, --jobs N            worker threads (default: CPU count, at most one per input)\n"
      "  -k, --keep-going          convert the rest after a failure\n"
      "Inputs are imported with JoinIdenticalVertices, Triangulate and SortByPType (the steps glTF export\n"

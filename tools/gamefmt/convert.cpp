@@ -1,4 +1,4 @@
-// The `convert` verb: batch export (glb2 by default) on worker threads, one Importer and Exporter each,
+// The `convert` verb: batch export (gamefmt-glb by default) on worker threads, one Importer and Exporter each,
 // with a status line per file as it finishes and a final "N passed, N failed".
 #include "args.hpp"
 #include "export_formats.hpp"
@@ -53,7 +53,7 @@ std::string ConvertOne(Assimp::Importer &importer, Assimp::Exporter &exporter, c
         return "cannot " + loaded.failedStage + ": " + (reason.empty() ? "Assimp gave no reason" : reason);
     }
     Assimp::ExportProperties properties; // Export writes into it, so a fresh one per file
-    ApplyProperties(*settings.properties, properties);
+    ApplyExportProperties(*settings.properties, job.in, properties);
     std::string direct; // our Roblox model exporters are called without Exporter::Export's scene copy
     const bool handled = ExportWithoutCopy(exporter, *loaded.scene, settings.format->id, job.out, properties, direct);
     const bool written =
@@ -188,7 +188,7 @@ int RunBatch(std::vector<Job> &jobs, const Settings &settings, bool keepGoing, L
 } // namespace
 
 int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
-    std::string formatId = "glb2", outDir, jobsText;
+    std::string formatId = "gamefmt-glb", outDir, jobsText;
     bool keepGoing = false;
     CommonOptions common;
     std::vector<std::string> inputs;

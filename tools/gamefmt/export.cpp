@@ -111,7 +111,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
         err << "gamefmt export: note: '" << in << "' has no geometry; post-processing skipped\n";
 
     Assimp::ExportProperties properties;
-    ApplyProperties(common.properties, properties);
+    ApplyExportProperties(common.properties, in, properties);
     std::string direct;
     const bool handled = ExportWithoutCopy(*exporter, *loaded.scene, format->id, outPath, properties, direct);
     if (handled ? !direct.empty() : exporter->Export(loaded.scene, format->id, outPath, 0, &properties) != AI_SUCCESS) {

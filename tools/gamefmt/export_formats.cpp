@@ -1,7 +1,8 @@
 // Export format listing and lookup.
 #include "export_formats.hpp"
 
-#include "assimp_glue/gltf/nodes.hpp"
+#include "assimp_glue/gltf/exporter.hpp"
+#include "assimp_glue/gltf/writer.hpp"
 #include "assimp_glue/roblox_model/exporter.hpp"
 #include "common/ascii.hpp"
 
@@ -86,34 +87,6 @@ bool IsMeshOnlySteps(unsigned steps) {
     return (steps & ~kMeshOnly) == 0;
 }
 
-// glb2/gltf2 of a static scene (nodes, triangle meshes, materials, embedded images, cameras, lights), written by
-// gamefmt's streamed writer (assimp_glue/gltf/nodes.hpp); .gltf puts its data beside it as <stem>.bin.
-bool WriteStaticGltf(const aiScene &scene, bool binary, const std::string &path, std::string &error) {
-    Assimp::DefaultIOSystem io;
-    const std::size_t dot = path.find_last_of('.');
-    const std::size_t slash = path.find_last_of("/\\");
-    const std::string stem =
-        dot != std::string::npos && (slash == std::string::npos || dot > slash) ? path.substr(0, dot) : path;
-    try {
-        glue::RunStreamingExport("glTF", "glTF", &scene, &io, [&](const glue::OpenOutput &open) {
-            const glue::GltfWriteReport report = glue::WriteStaticGltf(scene, binary, path, stem + ".bin", open);
-            if (report.lostMatrices != 0)
-                Assimp::DefaultLogger::get()->warn(("glTF export: " + std::to_string(report.lostMatrices) +
-                                                    " node(s) have a transform that is not finite; written without it")
-                                                       .c_str());
-            if (report.droppedItems != 0)
-                Assimp::DefaultLogger::get()->warn(("glTF export: " + std::to_string(report.droppedItems) +
-                                                    " camera(s) or light(s) left out (no node of their name, or an "
-                                                    "area or ambient light, which glTF has not)")
-                                                       .c_str());
-        });
-        error.clear();
-    } catch (const std::exception &e) {
-        error = e.what();
-    }
-    return true;
-}
-
 } // namespace
 
 bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
@@ -121,8 +94,10 @@ bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, c
     for (const Assimp::Exporter::ExportFormatEntry &entry : glue::RobloxModelExportEntries())
         if (id == entry.mDescription.id && entry.mEnforcePP == 0)
             return CallExporter(entry, scene, path, properties, error);
-    if ((id == "glb2" || id == "gltf2") && glue::IsStaticScene(scene))
-        return WriteStaticGltf(scene, id == "glb2", path, error);
+    // gamefmt's glTF writer takes meshes of one primitive type as they are: no copy needed.
+    for (const Assimp::Exporter::ExportFormatEntry &entry : glue::GltfExportEntries())
+        if (id == entry.mDescription.id && glue::HasCleanPrimitives(scene))
+            return CallExporter(entry, scene, path, properties, error);
     if (scene.mNumMeshes != 0) return false;
     for (std::size_t i = 0; i < exporter.GetExportFormatCount(); ++i) {
         const aiExportFormatDesc *desc = exporter.GetExportFormatDescription(i);

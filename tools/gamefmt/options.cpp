@@ -116,6 +116,11 @@ const std::vector<NamedOption> &NamedOptions() {
         {"--rg-fps", GAMEFMT_RG_FPS, nullptr, "frames per second of Redguard .3dc animation (default 12)"},
         {"--rg-include-frame0", GAMEFMT_RG_INCLUDE_FRAME0, "true", "key the reference pose (frame 0) too (.3dc)"},
         {"--rg-version", GAMEFMT_RG_EXPORT_VERSION, nullptr, "Redguard .3d version to write: v5.0 or v4.0"},
+        {"--keep-units", GAMEFMT_GLTF_KEEP_UNITS, "true", "glTF: write the scene's own units, not metres"},
+        {"--draco", GAMEFMT_GLTF_DRACO, "true", "glTF: compress meshes with KHR_draco_mesh_compression"},
+        {"--meshopt", GAMEFMT_GLTF_MESHOPT, "true", "glTF: compress buffers with EXT_meshopt_compression"},
+        {"--max-influences", GAMEFMT_GLTF_MAX_INFLUENCES, nullptr,
+         "glTF: bone influences per vertex, 4 or 8 (default 8)"},
         {"--rg-default-texture", GAMEFMT_RG_DEFAULT_TEXTURE, nullptr,
          "Redguard texture for plain materials: tex:BANK/IMAGE or color:INDEX"},
     };
@@ -316,6 +321,17 @@ void ApplyProperties(const std::vector<Property> &properties, Assimp::Importer &
 
 void ApplyProperties(const std::vector<Property> &properties, Assimp::ExportProperties &exportProperties) {
     SetProperties(properties, exportProperties);
+}
+
+void ApplyExportProperties(const std::vector<Property> &properties, const std::string &input,
+                           Assimp::ExportProperties &exportProperties) {
+    SetProperties(properties, exportProperties);
+    // Relative texture paths of the scene are read beside the input file.
+    if (!exportProperties.HasPropertyString(GAMEFMT_GLTF_TEXTURE_BASE)) {
+        const std::size_t slash = input.find_last_of('/');
+        exportProperties.SetPropertyString(GAMEFMT_GLTF_TEXTURE_BASE,
+                                           slash == std::string::npos ? "." : input.substr(0, slash));
+    }
 }
 
 std::unique_ptr<Assimp::Importer> MakeConfiguredImporter(const std::vector<Property> &properties) {

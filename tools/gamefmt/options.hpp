@@ -35,6 +35,9 @@ bool ParseProperty(const std::string &assignment, Property &property, std::strin
 
 void ApplyProperties(const std::vector<Property> &properties, Assimp::Importer &importer);
 void ApplyProperties(const std::vector<Property> &properties, Assimp::ExportProperties &exportProperties);
+// ApplyProperties for an export of `input`: also GAMEFMT_GLTF_TEXTURE_BASE = its folder unless given.
+void ApplyExportProperties(const std::vector<Property> &properties, const std::string &input,
+                           Assimp::ExportProperties &exportProperties);
 // gamefmt::MakeImporter() with `properties` applied: the importer every verb loads with.
 std::unique_ptr<Assimp::Importer> MakeConfiguredImporter(const std::vector<Property> &properties);
 
