@@ -1,0 +1,42 @@
+# Runs inside Blender (blender -b --factory-startup --python-exit-code 1 -P blender_probe.py -- FILE.glb): imports
+# the glb with Blender's own glTF importer into an empty scene and prints one line "RESULT {json}" with what a
+# user would see: objects per type, vertices, armature bones, shape keys, actions and their F-curves, custom
+# properties, and the dimensions of named objects. Used by scripts/check-consumers.
+import json
+import sys
+
+import numpy
+
+# Debian 12's numpy 1.24 has no numpy.bool, which Blender 3.4's glTF importer uses (gltf-and-consumers.md §6.1).
+if "bool" not in numpy.__dict__:
+    numpy.bool = bool
+
+import bpy  # noqa: E402
+
+path = sys.argv[sys.argv.index("--") + 1]
+bpy.ops.wm.read_factory_settings(use_empty=True)
+if bpy.ops.import_scene.gltf(filepath=path) != {"FINISHED"}:
+    raise SystemExit("the glTF importer did not finish")
+out = {"objects": {}, "vertices": 0, "bones": 0, "vertex_groups": 0, "weighted_vertices": 0, "shape_keys": [], "actions": [], "props": {}, "dimensions": {},
+       "custom": {}}
+for o in bpy.data.objects:
+    out["objects"][o.type] = out["objects"].get(o.type, 0) + 1
+    out["dimensions"][o.name] = [round(d, 5) for d in o.dimensions]
+    if o.type == "MESH":
+        out["vertices"] += len(o.data.vertices)
+        out["vertex_groups"] += len(o.vertex_groups)
+        out["weighted_vertices"] += sum(1 for v in o.data.vertices if any(g.weight > 0 for g in v.groups))
+        if o.data.shape_keys:
+            out["shape_keys"] += [k.name for k in o.data.shape_keys.key_blocks]
+    if o.type == "ARMATURE":
+        out["bones"] += len(o.data.bones)
+    for k in o.keys():
+        out["props"][k] = out["props"].get(k, 0) + 1
+    if "rbx.ClassName" in o.keys():
+        out["custom"][o.name] = {k: (list(o[k]) if hasattr(o[k], "__len__") and not isinstance(o[k], str) else o[k])
+                                 for k in o.keys() if k.startswith("rbx.")}
+for a in bpy.data.actions:
+    out["actions"].append({"name": a.name, "curves": sorted(f.data_path for f in a.fcurves),
+                           "keys": [len(f.keyframe_points) for f in a.fcurves],
+                           "values": [[round(p.co[1], 5) for p in f.keyframe_points] for f in a.fcurves]})
+print("RESULT " + json.dumps(out))

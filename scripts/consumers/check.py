@@ -1,0 +1,121 @@
+# Opens what `gamefmt export` writes in the programs people use, headless, and checks the numbers against the
+# source file as gamefmt's importer reads it (`gamefmt info --json`), not against the glb itself:
+#   * Blender (Debian's 3.4): a skinned Roblox mesh with FACS poses (bones, weights present, named shape keys),
+#     an animated Redguard model (an action whose F-curves change the shape-key values frame by frame) and a
+#     generated Roblox place (object counts, custom properties from the instances, sizes in metres);
+#   * Open3D (Debian's python3-open3d under /usr/bin/python3): vertex and triangle totals of each file.
+# Usage: python3 scripts/consumers/check.py GAMEFMT GEN_TESTDATA OUTDIR
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+gamefmt, gen, out = sys.argv[1], sys.argv[2], sys.argv[3]
+shutil.rmtree(out, ignore_errors=True)
+os.makedirs(out)
+failures = []
+
+
+def check(what, actual, expected):
+    if actual != expected:
+        failures.append(f"{what}: got {actual!r}, expected {expected!r}")
+    else:
+        print(f"  ok  {what}: {actual!r}")
+
+
+def run(args, **kw):
+    r = subprocess.run(args, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise SystemExit(f"check-consumers: {' '.join(args)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}")
+    return r.stdout
+
+
+def result_of(text):
+    for line in text.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    raise SystemExit("check-consumers: no RESULT line in:\n" + text)
+
+
+def info(path, *flags):
+    return json.loads(run([gamefmt, "info", "--json", *flags, path]))
+
+
+def blender(glb):
+    env = dict(os.environ, HOME=os.path.join(out, "home"))  # Blender writes its config under $HOME
+    return result_of(run(["blender", "-b", "--factory-startup", "--python-exit-code", "1", "-P",
+                          os.path.join(here, "blender_probe.py"), "--", glb], env=env))
+
+
+run([gen, "--all", os.path.join(out, "fixtures")])
+assets = os.path.join(root, "testdata", "rbx-assets")
+files = {
+    "head": (os.path.join(out, "fixtures", "fixtures", "roblox_mesh", "export_600_skinned_facs.mesh"), []),
+    "rg": (os.path.join(root, "testdata", "rg-animated.3dc"), []),
+    "sl": (os.path.join(root, "testdata", "sl-rigged.llmesh"), []),
+    "place": (os.path.join(root, "testdata", "demo-place.rbxl"), ["--rbx-node-properties", "--rbx-asset-dir", assets]),
+}
+glbs = {}
+for name, (source, flags) in files.items():
+    glbs[name] = os.path.join(out, name + ".glb")
+    run([gamefmt, "export", "-q", source, glbs[name], *flags])
+
+# ---- Blender
+print("Blender:")
+src = info(files["head"][0], "-r")
+mesh = src["meshes"][0]
+b = blender(glbs["head"])
+check("skinned mesh: armature bones", b["bones"], src["counts"]["bones"])
+check("skinned mesh: mesh vertices", b["vertices"], mesh["vertices"])
+check("skinned mesh: vertex groups (one per bone)", b["vertex_groups"], mesh["bones"])
+check("skinned mesh: vertices with a weight", b["weighted_vertices"], mesh["vertices"])
+check("skinned mesh: shape keys (Basis + FACS poses)", len(b["shape_keys"]), 1 + mesh["morphTargets"])
+check("skinned mesh: FACS names", all(k == "Basis" or k.startswith(("c_", "l_", "r_")) for k in b["shape_keys"]), True)
+check("skinned mesh: objects", b["objects"].get("ARMATURE", 0) >= 1 and b["objects"].get("MESH", 0) == 1, True)
+
+src = info(files["rg"][0], "-r")
+frames = src["meshes"][0]["morphTargets"]
+keys = int(src["animations"][0]["durationTicks"]) + 1
+b = blender(glbs["rg"])
+check("Redguard: shape keys", b["shape_keys"], ["Basis"] + [f"frame{k}" for k in range(frames)])
+check("Redguard: actions", len(b["actions"]), 1)
+action = b["actions"][0]
+check("Redguard: F-curves", action["curves"], sorted(f'key_blocks["frame{k}"].value' for k in range(frames)))
+check("Redguard: keys per F-curve", action["keys"], [keys] * frames)
+# Key i shows frame i+1 (frame 0 is the reference pose): weight 1 on that shape key, 0 on the others.
+values = dict(zip(sorted(f'key_blocks["frame{k}"].value' for k in range(frames)), action["values"]))
+for k in range(frames):
+    check(f"Redguard: frame{k} weights over time", values[f'key_blocks["frame{k}"].value'],
+          [1.0 if i + 1 == k else 0.0 for i in range(keys)])
+
+src = info(files["place"][0], "-r", *files["place"][1])
+b = blender(glbs["place"])
+meshNodes = sum(1 for n in src["nodes"] if n["meshes"])
+check("place: mesh objects", b["objects"].get("MESH", 0), meshNodes)
+check("place: cameras", b["objects"].get("CAMERA", 0), src["counts"]["cameras"])
+check("place: lights", b["objects"].get("LIGHT", 0), src["counts"]["lights"])
+check("place: objects at least the nodes", sum(b["objects"].values()) >= src["counts"]["nodes"], True)
+check("place: objects with rbx.ClassName (every instance)", b["props"].get("rbx.ClassName", 0), src["counts"]["nodes"] - 1)
+base = b["custom"].get("Baseplate", {})
+check("place: Baseplate's class", base.get("rbx.ClassName"), "Part")
+size = base.get("rbx.props.size", [0, 0, 0])
+check("place: Baseplate's size in metres (studs x 0.28)", sorted(b["dimensions"]["Baseplate"]),
+      sorted(round(s * 0.28, 5) for s in size))
+
+# ---- Open3D
+print("Open3D:")
+o = result_of(run(["/usr/bin/python3", os.path.join(here, "open3d_probe.py"), *glbs.values()]))
+for name, (source, flags) in files.items():
+    # Open3D reads through Assimp with its own steps, which triangulate and flatten instances: compare with the
+    # source read the same way.
+    counts = info(source, "-tri", "-ptv", *flags)["counts"]
+    check(f"{name}: vertices", o[glbs[name]]["vertices"], counts["vertices"])
+    check(f"{name}: triangles", o[glbs[name]]["triangles"], counts["faces"])
+
+if failures:
+    print("check-consumers: " + str(len(failures)) + " check(s) failed:\n  " + "\n  ".join(failures), file=sys.stderr)
+    sys.exit(1)
+print("check-consumers: Blender and Open3D read every file as expected")
