@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace gamefmt::glue::gltf {
@@ -107,12 +108,12 @@ void Writer::layoutSkinWeights(Prim &p) {
                 }
                 PutFloat(wb, weights[v * 8 + k]);
             }
-        const unsigned jv = addBlobView(std::move(jb), kArrayBuffer);
+        const unsigned jv = addDataView(std::move(jb), kArrayBuffer, wide ? 8 : 4);
         p.joints.push_back(static_cast<int>(addAccessor("{\"bufferView\":" + std::to_string(jv) +
                                                         ",\"componentType\":" + (wide ? "5123" : "5121") +
                                                         ",\"count\":" + std::to_string(n) + ",\"type\":\"VEC4\"}")));
         p.weights.push_back(
-            static_cast<int>(addAccessor(FloatAccessor(addBlobView(std::move(wb), kArrayBuffer), n, "VEC4"))));
+            static_cast<int>(addAccessor(FloatAccessor(addDataView(std::move(wb), kArrayBuffer, 16), n, "VEC4"))));
     }
 }
 
@@ -152,11 +153,11 @@ void Writer::layoutTargets(Prim &p) {
             }
         }
         Prim::Target t;
-        t.position =
-            static_cast<int>(addAccessor(FloatAccessor(addBlobView(std::move(pb), kArrayBuffer), n, "VEC3", &lo, &hi)));
+        t.position = static_cast<int>(
+            addAccessor(FloatAccessor(addDataView(std::move(pb), kArrayBuffer, 12), n, "VEC3", &lo, &hi)));
         if (normals)
             t.normal =
-                static_cast<int>(addAccessor(FloatAccessor(addBlobView(std::move(nb), kArrayBuffer), n, "VEC3")));
+                static_cast<int>(addAccessor(FloatAccessor(addDataView(std::move(nb), kArrayBuffer, 12), n, "VEC3")));
         p.targets.push_back(t);
         const std::string name = a != nullptr && a->mName.length != 0 ? Str(a->mName) : "target_" + std::to_string(k);
         p.targetNames.push_back(name);
@@ -170,7 +171,7 @@ void Writer::layoutTargets(Prim &p) {
 int Writer::timeAccessor(std::string times, float lo, float hi, std::size_t count) {
     const auto found = mTimeAccessors.find(times);
     if (found != mTimeAccessors.end()) return found->second;
-    const unsigned view = addBlobView(times, 0);
+    const unsigned view = addDataView(times, 0, 4);
     const int accessor = static_cast<int>(addAccessor(
         "{\"bufferView\":" + std::to_string(view) + ",\"componentType\":5126,\"count\":" + std::to_string(count) +
         ",\"type\":\"SCALAR\",\"min\":[" + Num(lo) + "],\"max\":[" + Num(hi) + "]}"));
@@ -210,7 +211,8 @@ void Writer::addNodeChannels(const aiAnimation &anim, double tps, OutAnimation &
         Sampler s;
         s.input = timeAccessor(std::move(tb), static_cast<float>(times.front()), static_cast<float>(times.back()),
                                times.size());
-        s.output = static_cast<int>(addAccessor(FloatAccessor(addBlobView(std::move(values), 0), times.size(), type)));
+        s.output = static_cast<int>(addAccessor(FloatAccessor(
+            addDataView(std::move(values), 0, std::strcmp(type, "VEC4") == 0 ? 16 : 12), times.size(), type)));
         out.samplers.push_back(s);
         out.channels.push_back(Channel{static_cast<unsigned>(out.samplers.size() - 1), node, path});
     };
@@ -312,7 +314,7 @@ void Writer::addMorphChannels(const aiAnimation &anim, double tps, OutAnimation 
             Sampler s;
             s.input = timeAccessor(std::move(tb), first, last, keys);
             s.output =
-                static_cast<int>(addAccessor(FloatAccessor(addBlobView(std::move(wb), 0), keys * count, "SCALAR")));
+                static_cast<int>(addAccessor(FloatAccessor(addDataView(std::move(wb), 0, 4), keys * count, "SCALAR")));
             out.samplers.push_back(s);
             out.channels.push_back(Channel{static_cast<unsigned>(out.samplers.size() - 1), node, "weights"});
         }

@@ -65,10 +65,13 @@ struct View {
     int aux;                            // xform (positions, normals, tangents), set (UVs, colours), mode (indices)
     std::size_t offset = 0, length = 0; // in buffer 0: the bytes stored
     int target = 0;
-    int stored = -1; // blob stored instead of the view's bytes (EXT_meshopt_compression), else -1
-    std::size_t fallbackOffset = 0, rawLength = 0; // meshopt: where the decoded bytes lie in buffer 1
+    // EXT_meshopt_compression: how the view could be encoded (element size and ATTRIBUTES, TRIANGLES or INDICES;
+    // null: it is not encoded), and once it is, the blob stored in buffer 0 instead of its bytes and where the
+    // decoded bytes lie in the fallback buffer 1.
     unsigned stride = 0, count = 0;
-    const char *mode = nullptr; // meshopt: ATTRIBUTES, TRIANGLES or INDICES; null when not compressed
+    const char *mode = nullptr;
+    int stored = -1;
+    std::size_t fallbackOffset = 0, rawLength = 0;
 };
 
 struct OutNode {
@@ -150,7 +153,7 @@ public:
     const GltfOptions &options() const { return mOptions; }
 
 private:
-    friend class Compressor;
+    friend void Compress(Writer &writer);
     void collectNodes();
     const aiMatrix4x4 &globalOf(std::size_t node);
     void placeCamerasAndLights();
@@ -166,6 +169,12 @@ private:
     const Weld &weldOf(unsigned mesh);
     std::size_t vertexCount(unsigned mesh); // after welding
     void layoutVertices(Prim &p);
+    void layoutDraco(Prim &p);
+    void compressViews();
+    void markCompressible(unsigned view, unsigned stride, const char *mode) {
+        mViews[view].stride = stride;
+        mViews[view].mode = mode;
+    }
     void layoutIndices(Prim &p);
     void layoutSkinWeights(Prim &p);
     void layoutTargets(Prim &p);
@@ -198,6 +207,12 @@ private:
 
     unsigned addView(Kind kind, unsigned item, int aux, std::size_t length, int target);
     unsigned addBlobView(std::string bytes, int target);
+    // A blob view of elements of `stride` bytes that EXT_meshopt_compression may encode (vertex and animation data).
+    unsigned addDataView(std::string bytes, int target, unsigned stride) {
+        const unsigned view = addBlobView(std::move(bytes), target);
+        markCompressible(view, stride, "ATTRIBUTES");
+        return view;
+    }
     unsigned addAccessor(std::string json);
     std::string FloatAccessor(unsigned view, std::size_t count, const char *type, const aiVector3D *lo = nullptr,
                               const aiVector3D *hi = nullptr);

@@ -21,14 +21,25 @@ aiVector3D UnitOr(aiVector3D v, const aiVector3D &fallback) {
 } // namespace
 
 std::string Writer::viewJson(const View &v) const {
-    std::string j =
-        "{\"buffer\":0,\"byteOffset\":" + std::to_string(v.offset) + ",\"byteLength\":" + std::to_string(v.length);
+    if (v.stored < 0) {
+        std::string j =
+            "{\"buffer\":0,\"byteOffset\":" + std::to_string(v.offset) + ",\"byteLength\":" + std::to_string(v.length);
+        if (v.target != 0) j += ",\"target\":" + std::to_string(v.target);
+        return j + "}";
+    }
+    std::string j = "{\"buffer\":1,\"byteOffset\":" + std::to_string(v.fallbackOffset) +
+                    ",\"byteLength\":" + std::to_string(v.rawLength);
     if (v.target != 0) j += ",\"target\":" + std::to_string(v.target);
-    return j + "}";
+    return j + ",\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteOffset\":" + std::to_string(v.offset) +
+           ",\"byteLength\":" + std::to_string(v.length) + ",\"byteStride\":" + std::to_string(v.stride) +
+           ",\"count\":" + std::to_string(v.count) + ",\"mode\":\"" + v.mode + "\"}}}";
 }
 
+// EXT_meshopt_compression's fallback buffer: no data (a reader must decode), only its length.
 std::string Writer::meshoptFallbackJson() const {
-    return {};
+    if (mFallbackLength == 0) return {};
+    return ",{\"byteLength\":" + std::to_string((mFallbackLength + 3) / 4 * 4) +
+           ",\"extensions\":{\"EXT_meshopt_compression\":{\"fallback\":true}}}";
 }
 
 template <typename Put> void Writer::writeView(const View &v, Put &&put) const {

@@ -329,10 +329,14 @@ unsigned Writer::primitive(unsigned m, int xform, int skin) {
     p.skin = skin;
     p.mode = ModeOf(mesh);
     p.material = static_cast<int>(materialIndex(mesh.mMaterialIndex));
-    layoutVertices(p);
-    if (skin >= 0) layoutSkinWeights(p);
-    layoutTargets(p);
-    layoutIndices(p);
+    if (mOptions.draco && p.mode == 4 && skin < 0 && mesh.mNumAnimMeshes == 0 && mesh.mNumFaces != 0) {
+        layoutDraco(p);
+    } else {
+        layoutVertices(p);
+        if (skin >= 0) layoutSkinWeights(p);
+        layoutTargets(p);
+        layoutIndices(p);
+    }
     mPrims.push_back(std::move(p));
     mPrimOfKey.emplace(key, static_cast<unsigned>(mPrims.size() - 1));
     return static_cast<unsigned>(mPrims.size() - 1);
@@ -352,22 +356,20 @@ void Writer::layoutVertices(Prim &p) {
         hi = aiVector3D(std::max(hi.x, q.x), std::max(hi.y, q.y), std::max(hi.z, q.z));
         if (!Finite(mesh.mVertices[v])) ++mReport.fixedValues;
     }
-    p.position = static_cast<int>(addAccessor(
-        FloatAccessor(addView(Kind::Positions, p.mesh, p.xform, n * 12, kArrayBuffer), n, "VEC3", &lo, &hi)));
-    if (mesh.mNormals != nullptr)
-        p.normal = static_cast<int>(
-            addAccessor(FloatAccessor(addView(Kind::Normals, p.mesh, p.xform, n * 12, kArrayBuffer), n, "VEC3")));
+    const auto attribute = [&](Kind kind, int aux, unsigned size, const char *type, const aiVector3D *lo = nullptr,
+                               const aiVector3D *hi = nullptr) {
+        const unsigned view = addView(kind, p.mesh, aux, n * size, kArrayBuffer);
+        markCompressible(view, size, "ATTRIBUTES");
+        return static_cast<int>(addAccessor(FloatAccessor(view, n, type, lo, hi)));
+    };
+    p.position = attribute(Kind::Positions, p.xform, 12, "VEC3", &lo, &hi);
+    if (mesh.mNormals != nullptr) p.normal = attribute(Kind::Normals, p.xform, 12, "VEC3");
     if (mesh.mNormals != nullptr && mesh.mTangents != nullptr)
-        p.tangent = static_cast<int>(
-            addAccessor(FloatAccessor(addView(Kind::Tangents, p.mesh, p.xform, n * 16, kArrayBuffer), n, "VEC4")));
+        p.tangent = attribute(Kind::Tangents, p.xform, 16, "VEC4");
     for (int set = 0; set < AI_MAX_NUMBER_OF_TEXTURECOORDS; ++set)
-        if (mesh.mTextureCoords[set] != nullptr)
-            p.uvs.push_back(static_cast<int>(
-                addAccessor(FloatAccessor(addView(Kind::Uvs, p.mesh, set, n * 8, kArrayBuffer), n, "VEC2"))));
+        if (mesh.mTextureCoords[set] != nullptr) p.uvs.push_back(attribute(Kind::Uvs, set, 8, "VEC2"));
     for (int set = 0; set < AI_MAX_NUMBER_OF_COLOR_SETS; ++set)
-        if (mesh.mColors[set] != nullptr)
-            p.colors.push_back(static_cast<int>(
-                addAccessor(FloatAccessor(addView(Kind::Colors, p.mesh, set, n * 16, kArrayBuffer), n, "VEC4"))));
+        if (mesh.mColors[set] != nullptr) p.colors.push_back(attribute(Kind::Colors, set, 16, "VEC4"));
 }
 
 void Writer::layoutIndices(Prim &p) {
@@ -387,11 +389,11 @@ void Writer::layoutIndices(Prim &p) {
     if (count == 0) return;                         // glTF draws the vertices in order (points)
     const bool small = vertexCount(p.mesh) < 65535; // 65535 is the restart value: never an index
     p.indexCount = count;
-    p.indices = static_cast<int>(addAccessor(
-        "{\"bufferView\":" +
-        std::to_string(addView(Kind::Indices, p.mesh, p.mode, count * (small ? 2 : 4), kElementArrayBuffer)) +
-        ",\"componentType\":" + (small ? "5123" : "5125") + ",\"count\":" + std::to_string(count) +
-        ",\"type\":\"SCALAR\"}"));
+    const unsigned view = addView(Kind::Indices, p.mesh, p.mode, count * (small ? 2 : 4), kElementArrayBuffer);
+    markCompressible(view, small ? 2 : 4, p.mode == 4 ? "TRIANGLES" : "INDICES");
+    p.indices = static_cast<int>(addAccessor("{\"bufferView\":" + std::to_string(view) +
+                                             ",\"componentType\":" + (small ? "5123" : "5125") +
+                                             ",\"count\":" + std::to_string(count) + ",\"type\":\"SCALAR\"}"));
 }
 
 } // namespace gamefmt::glue::gltf

@@ -12,7 +12,9 @@
 #include "support/scene_build.hpp"
 
 #include <assimp/scene.h>
+#include <draco/compression/decode.h>
 #include <gtest/gtest.h>
+#include <meshoptimizer.h>
 
 #include <cmath>
 #include <cstdint>
@@ -497,6 +499,113 @@ TEST(GltfWriter, EmptySceneHasNoBuffers) {
     EXPECT_EQ(g.doc.get("buffers"), nullptr);
     EXPECT_EQ(g.doc.get("accessors"), nullptr);
     EXPECT_EQ(g.bytes.size(), 20u + U32(g.bytes, 12)); // no BIN chunk
+}
+
+} // namespace
+} // namespace gamefmt
+
+namespace gamefmt {
+namespace {
+
+std::string ViewBytes(const Glb &g, const json::Value &view) {
+    return g.bin.substr(static_cast<std::size_t>(view.get("byteOffset")->number),
+                        static_cast<std::size_t>(view.get("byteLength")->number));
+}
+
+TEST(GltfWriter, MeshoptViewsDecodeToTheUncompressedBytes) {
+    for (aiScene *raw : {MorphScene(), SkinnedScene()}) {
+        const std::unique_ptr<aiScene> scene(raw);
+        const Glb plain = Write(*scene);
+        glue::GltfOptions options;
+        options.meshopt = true;
+        const Glb packed = Write(*scene, options);
+        ASSERT_EQ(packed.doc.get("buffers")->items.size(), 2u);
+        const json::Value &fallback = packed.doc.get("buffers")->items[1];
+        EXPECT_EQ(fallback.get("uri"), nullptr);
+        EXPECT_TRUE(fallback.get("extensions")->get("EXT_meshopt_compression")->get("fallback")->boolean);
+        EXPECT_EQ(packed.doc.get("extensionsRequired")->items[0].text, "EXT_meshopt_compression");
+        const std::vector<json::Value> &views = packed.doc.get("bufferViews")->items;
+        ASSERT_EQ(views.size(), plain.doc.get("bufferViews")->items.size());
+        std::size_t encoded = 0;
+        for (std::size_t i = 0; i < views.size(); ++i) {
+            const std::string expected = ViewBytes(plain, plain.doc.get("bufferViews")->items[i]);
+            const json::Value *ext = views[i].get("extensions");
+            if (ext == nullptr) {
+                EXPECT_EQ(views[i].get("buffer")->number, 0);
+                EXPECT_EQ(ViewBytes(packed, views[i]), expected) << i;
+                continue;
+            }
+            ++encoded;
+            const json::Value &m = *ext->get("EXT_meshopt_compression");
+            EXPECT_EQ(views[i].get("buffer")->number, 1);
+            const std::string data = ViewBytes(packed, m);
+            const auto count = static_cast<std::size_t>(m.get("count")->number);
+            const auto stride = static_cast<std::size_t>(m.get("byteStride")->number);
+            std::string decoded(count * stride, '\0');
+            const auto *in = reinterpret_cast<const unsigned char *>(data.data());
+            int rc = -1;
+            if (m.get("mode")->text == "ATTRIBUTES")
+                rc = meshopt_decodeVertexBuffer(decoded.data(), count, stride, in, data.size());
+            else if (m.get("mode")->text == "TRIANGLES")
+                rc = meshopt_decodeIndexBuffer(decoded.data(), count, stride, in, data.size());
+            else
+                rc = meshopt_decodeIndexSequence(decoded.data(), count, stride, in, data.size());
+            EXPECT_EQ(rc, 0) << i;
+            EXPECT_EQ(decoded, expected) << "view " << i << " (" << m.get("mode")->text << ")";
+        }
+        EXPECT_GE(encoded, 4u);
+    }
+}
+
+TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
+    auto *raw = new aiScene;
+    raw->mRootNode = Node("root");
+    aiMesh *mesh = Triangle("Tri");
+    mesh->mTextureCoords[0] = new aiVector3D[3]{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh->mNumUVComponents[0] = 2;
+    test::SetMeshList(raw, {mesh});
+    test::AddMaterials(raw, 1);
+    test::SetMeshes(raw->mRootNode, {0});
+    const std::unique_ptr<aiScene> scene(raw);
+    glue::GltfOptions options;
+    options.draco = true;
+    const Glb g = Write(*scene, options);
+    EXPECT_EQ(g.doc.get("extensionsRequired")->items[0].text, "KHR_draco_mesh_compression");
+    const json::Value &prim = Item(g, "meshes", 0).get("primitives")->items[0];
+    const json::Value &ext = *prim.get("extensions")->get("KHR_draco_mesh_compression");
+    EXPECT_EQ(Item(g, "accessors", prim.get("attributes")->get("POSITION")->number).get("bufferView"), nullptr);
+    const std::string data = ViewBytes(g, Item(g, "bufferViews", ext.get("bufferView")->number));
+    draco::DecoderBuffer in;
+    in.Init(data.data(), data.size());
+    draco::Decoder decoder;
+    auto decoded = decoder.DecodeMeshFromBuffer(&in);
+    ASSERT_TRUE(decoded.ok());
+    const draco::Mesh &dm = *decoded.value();
+    EXPECT_EQ(dm.num_faces(), 1u);
+    ASSERT_EQ(dm.num_points(), 3u);
+    EXPECT_EQ(Item(g, "accessors", prim.get("attributes")->get("POSITION")->number).get("count")->number, 3);
+    const draco::PointAttribute *position =
+        dm.GetAttributeByUniqueId(static_cast<std::uint32_t>(ext.get("attributes")->get("POSITION")->number));
+    const draco::PointAttribute *uv =
+        dm.GetAttributeByUniqueId(static_cast<std::uint32_t>(ext.get("attributes")->get("TEXCOORD_0")->number));
+    ASSERT_NE(position, nullptr);
+    ASSERT_NE(uv, nullptr);
+    // Each point keeps its position (14-bit quantisation) and its v-flipped UV, wherever Draco put it.
+    for (std::uint32_t i = 0; i < 3; ++i) {
+        float p[3], t[2];
+        position->GetMappedValue(draco::PointIndex(i), p);
+        uv->GetMappedValue(draco::PointIndex(i), t);
+        bool found = false;
+        for (unsigned v = 0; v < 3; ++v) {
+            const aiVector3D &q = mesh->mVertices[v];
+            if (std::fabs(p[0] - q.x) < 1e-3f && std::fabs(p[1] - q.y) < 1e-3f && std::fabs(p[2] - q.z) < 1e-3f) {
+                found = true;
+                EXPECT_NEAR(t[0], mesh->mTextureCoords[0][v].x, 1e-3);
+                EXPECT_NEAR(t[1], 1 - mesh->mTextureCoords[0][v].y, 1e-3);
+            }
+        }
+        EXPECT_TRUE(found) << "point " << i;
+    }
 }
 
 } // namespace
