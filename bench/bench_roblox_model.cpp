@@ -332,3 +332,10 @@ BENCHMARK(BM_RbxExportGlbAssimp)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxSceneMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace
+
+namespace gamefmt::bench {
+// The 100,000-part generated place, for bench_gltf.cpp.
+const std::vector<std::uint8_t> &GeneratedPlaceBytes() {
+    return GeneratedInput().bytes;
+}
+} // namespace gamefmt::bench

@@ -5,6 +5,7 @@
 #include <assimp/commonMetaData.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -170,6 +171,22 @@ void LogInfo(const std::string &message) {
 }
 void LogDebug(const std::string &message) {
     Assimp::DefaultLogger::get()->debug(message.c_str());
+}
+
+double StudsPerSceneUnit(const aiScene &scene) {
+    constexpr double kCentimetresPerStud = 28.0;
+    const aiMetadata *md = scene.mMetaData;
+    if (md == nullptr) return 1.0;
+    double cm = 0;
+    float f = 0;
+    std::int32_t i = 0;
+    if (md->Get("UnitScaleFactor", cm) || (md->Get("UnitScaleFactor", f) && (cm = f, true)) ||
+        (md->Get("UnitScaleFactor", i) && (cm = i, true)))
+        return std::isfinite(cm) && cm > 0 ? cm / kCentimetresPerStud : 1.0;
+    aiString format;
+    if (md->Get(AI_METADATA_SOURCE_FORMAT, format) && std::strncmp(format.C_Str(), "glTF", 4) == 0)
+        return 100.0 / kCentimetresPerStud;
+    return 1.0;
 }
 
 } // namespace gamefmt::glue

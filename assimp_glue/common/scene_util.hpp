@@ -72,6 +72,11 @@ template <typename T> T *CopyToNewArray(const std::vector<T> &v) {
 // A material named `name` with `color` in both AI_MATKEY_BASE_COLOR and AI_MATKEY_COLOR_DIFFUSE.
 aiMaterial *MakeMaterial(std::string_view name, const aiColor4D &color);
 
+// Roblox studs per unit of `scene`, for the Roblox writers: the scene's UnitScaleFactor (centimetres per unit,
+// Assimp's FBX meaning; our Roblox importers say 28) divided by 28; a scene Assimp read from glTF (metres, as
+// gamefmt's glTF writer makes them) 100 / 28; 1 for a scene that states no unit.
+double StudsPerSceneUnit(const aiScene &scene);
+
 // Sets SourceAsset_Format and SourceAsset_FormatVersion on the scene (creating its metadata).
 void SetSourceAsset(aiScene *scene, std::string_view format, std::string_view version);
 

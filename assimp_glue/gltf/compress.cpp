@@ -35,8 +35,9 @@ int AddFloats(draco::Mesh &mesh, draco::GeometryAttribute::Type type, int compon
 
 } // namespace
 
-// A triangle primitive as one Draco stream: its accessors keep count, type and bounds but no buffer view.
-void Writer::layoutDraco(Prim &p) {
+// A triangle primitive as one Draco stream: its accessors keep count, type and bounds but no buffer view. False
+// (nothing laid out) when the stream would not be smaller than the plain data.
+bool Writer::layoutDraco(Prim &p) {
     const aiMesh &mesh = *mScene.mMeshes[p.mesh];
     const std::size_t n = vertexCount(p.mesh);
     const auto bytesOf = [&](Kind kind, int aux, std::size_t length) {
@@ -110,6 +111,10 @@ void Writer::layoutDraco(Prim &p) {
     draco::EncoderBuffer buffer;
     const draco::Status status = encoder.EncodeMeshToBuffer(dm, &buffer);
     if (!status.ok()) throw std::runtime_error(std::string("Draco encoding failed: ") + status.error_msg_string());
+    // Worth it only when smaller than the plain views (tiny meshes are not).
+    std::size_t plain = indexBytes.size();
+    for (const Attribute &a : attributes) plain += n * 4 * static_cast<std::size_t>(a.components);
+    if (buffer.size() >= plain) return false;
     // The accessor counts are what a decoder gives back (the edgebreaker may split points): decode once to know.
     draco::DecoderBuffer in;
     in.Init(buffer.data(), buffer.size());
@@ -154,6 +159,7 @@ void Writer::layoutDraco(Prim &p) {
         static_cast<int>(addBlobView(std::string(reinterpret_cast<const char *>(buffer.data()), buffer.size()), 0));
     mExtensionsUsed.insert("KHR_draco_mesh_compression");
     mExtensionsRequired.insert("KHR_draco_mesh_compression");
+    return true;
 }
 
 void Compress(Writer &w) {
@@ -170,10 +176,10 @@ void Writer::compressViews() {
     std::size_t bin = 0;
     bool any = false;
     for (View &v : mViews) {
+        std::string encoded;
         if (v.mode != nullptr && v.stride != 0 && v.length % v.stride == 0 && v.length != 0) {
             const std::string raw = viewBytes(v);
             const std::size_t count = raw.size() / v.stride;
-            std::string encoded;
             if (std::strcmp(v.mode, "ATTRIBUTES") == 0) {
                 encoded.resize(meshopt_encodeVertexBufferBound(count, v.stride));
                 encoded.resize(meshopt_encodeVertexBuffer(reinterpret_cast<unsigned char *>(encoded.data()),
@@ -199,10 +205,13 @@ void Writer::compressViews() {
                                          : meshopt_encodeIndexSequence(out, encoded.size(), indices.data(), count));
             }
             if (encoded.empty()) throw std::runtime_error("meshoptimizer could not encode a buffer view");
-            v.rawLength = raw.size();
-            v.count = static_cast<unsigned>(count);
+        }
+        // A view whose encoding is not smaller (tiny meshes: the codec's block headers) stays as it is.
+        if (!encoded.empty() && encoded.size() < v.length) {
+            v.rawLength = v.length;
+            v.count = static_cast<unsigned>(v.length / v.stride);
             v.fallbackOffset = (mFallbackLength + 3) / 4 * 4;
-            mFallbackLength = v.fallbackOffset + raw.size();
+            mFallbackLength = v.fallbackOffset + v.rawLength;
             mBlobs.push_back(std::move(encoded));
             v.stored = static_cast<int>(mBlobs.size() - 1);
             v.length = mBlobs.back().size();

@@ -169,7 +169,7 @@ private:
     const Weld &weldOf(unsigned mesh);
     std::size_t vertexCount(unsigned mesh); // after welding
     void layoutVertices(Prim &p);
-    void layoutDraco(Prim &p);
+    bool layoutDraco(Prim &p);
     void compressViews();
     void markCompressible(unsigned view, unsigned stride, const char *mode) {
         mViews[view].stride = stride;

@@ -329,9 +329,8 @@ unsigned Writer::primitive(unsigned m, int xform, int skin) {
     p.skin = skin;
     p.mode = ModeOf(mesh);
     p.material = static_cast<int>(materialIndex(mesh.mMaterialIndex));
-    if (mOptions.draco && p.mode == 4 && skin < 0 && mesh.mNumAnimMeshes == 0 && mesh.mNumFaces != 0) {
-        layoutDraco(p);
-    } else {
+    if (!(mOptions.draco && p.mode == 4 && skin < 0 && mesh.mNumAnimMeshes == 0 && mesh.mNumFaces != 0 &&
+          layoutDraco(p))) {
         layoutVertices(p);
         if (skin >= 0) layoutSkinWeights(p);
         layoutTargets(p);

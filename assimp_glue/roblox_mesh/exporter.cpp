@@ -155,28 +155,34 @@ struct SceneGraph {
 SceneGraph WalkScene(const aiScene &scene, Warnings &warnings) {
     SceneGraph graph;
     const std::int64_t top = 0;
-    WalkNodes(scene.mRootNode, aiMatrix4x4(), top,
-              [&](const aiNode &node, const aiMatrix4x4 &parent, std::int64_t level) {
-                  const aiMatrix4x4 global = parent * node.mTransformation;
-                  graph.global.emplace(&node, global);
-                  graph.byName.emplace(node.mName.C_Str(), &node);
-                  std::int64_t own = 0;
-                  if (NodeLodLevel(&node, own)) {
-                      if (own < 0) {
-                          warnings.add("node '" + std::string(node.mName.C_Str()) + "' has a negative " +
-                                       rbxkeys::kLodLevel + "; ignored");
-                      } else {
-                          level = own;
-                          graph.hasLodNodes = true;
-                      }
-                  }
-                  for (unsigned i = 0; i < node.mNumMeshes; ++i) {
-                      const unsigned index = node.mMeshes[i];
-                      if (index >= scene.mNumMeshes || scene.mMeshes[index] == nullptr) continue;
-                      graph.instances.push_back({&node, scene.mMeshes[index], global, level});
-                  }
-                  return std::make_pair(global, level);
-              });
+    // Studs: a scene that states its unit (UnitScaleFactor, or glTF's metres) is scaled at the root.
+    aiMatrix4x4 root;
+    const double studs = StudsPerSceneUnit(scene);
+    if (studs != 1.0) {
+        root.a1 = root.b2 = root.c3 = static_cast<ai_real>(studs);
+        LogInfo("Roblox mesh export: lengths scaled by " + std::to_string(studs) + " to studs (the scene's unit)");
+    }
+    WalkNodes(scene.mRootNode, root, top, [&](const aiNode &node, const aiMatrix4x4 &parent, std::int64_t level) {
+        const aiMatrix4x4 global = parent * node.mTransformation;
+        graph.global.emplace(&node, global);
+        graph.byName.emplace(node.mName.C_Str(), &node);
+        std::int64_t own = 0;
+        if (NodeLodLevel(&node, own)) {
+            if (own < 0) {
+                warnings.add("node '" + std::string(node.mName.C_Str()) + "' has a negative " + rbxkeys::kLodLevel +
+                             "; ignored");
+            } else {
+                level = own;
+                graph.hasLodNodes = true;
+            }
+        }
+        for (unsigned i = 0; i < node.mNumMeshes; ++i) {
+            const unsigned index = node.mMeshes[i];
+            if (index >= scene.mNumMeshes || scene.mMeshes[index] == nullptr) continue;
+            graph.instances.push_back({&node, scene.mMeshes[index], global, level});
+        }
+        return std::make_pair(global, level);
+    });
     return graph;
 }
 

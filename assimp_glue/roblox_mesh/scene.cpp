@@ -395,6 +395,7 @@ void AddSceneMetadata(const RobloxMesh &mesh, std::size_t levelCount, bool allLo
     MetadataBuilder md;
     md.add(AI_METADATA_SOURCE_FORMAT, rbxkeys::kSourceFormatValue);
     md.add(AI_METADATA_SOURCE_FORMAT_VERSION, mesh.version);
+    md.add("UnitScaleFactor", 28.0); // cm per stud (FBX meaning; roblox-mesh.md §3.4, §13.5): geometry stays studs
     md.add(rbxkeys::kVertexSize, static_cast<std::int32_t>(mesh.vertexSize));
     md.add(rbxkeys::kFaceSize, static_cast<std::int32_t>(mesh.faceSize));
     md.add(rbxkeys::kHeaderSize, static_cast<std::int32_t>(mesh.headerSize));

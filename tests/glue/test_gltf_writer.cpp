@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <meshoptimizer.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -354,6 +355,61 @@ aiScene *MorphScene() {
     return scene;
 }
 
+// An n x n grid on a gentle wave (positions, normals, UVs; 2(n-1)² triangles): big enough for the codecs to pay.
+aiMesh *Grid(const char *name, unsigned n) {
+    auto *mesh = new aiMesh;
+    mesh->mName = name;
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh->mNumVertices = n * n;
+    mesh->mVertices = new aiVector3D[n * n];
+    mesh->mNormals = new aiVector3D[n * n];
+    mesh->mTextureCoords[0] = new aiVector3D[n * n];
+    mesh->mNumUVComponents[0] = 2;
+    for (unsigned z = 0; z < n; ++z)
+        for (unsigned x = 0; x < n; ++x) {
+            const unsigned v = z * n + x;
+            mesh->mVertices[v] = aiVector3D(float(x), std::sin(float(x) * 0.3f) * std::cos(float(z) * 0.2f), float(z));
+            mesh->mNormals[v] = aiVector3D(0, 1, 0);
+            mesh->mTextureCoords[0][v] = aiVector3D(float(x) / float(n), float(z) / float(n), 0);
+        }
+    mesh->mNumFaces = 2 * (n - 1) * (n - 1);
+    mesh->mFaces = new aiFace[mesh->mNumFaces];
+    unsigned f = 0;
+    for (unsigned z = 0; z + 1 < n; ++z)
+        for (unsigned x = 0; x + 1 < n; ++x) {
+            const unsigned i = z * n + x;
+            for (const std::array<unsigned, 3> &t :
+                 {std::array<unsigned, 3>{i, i + n, i + 1}, std::array<unsigned, 3>{i + 1, i + n, i + n + 1}}) {
+                mesh->mFaces[f].mNumIndices = 3;
+                mesh->mFaces[f].mIndices = new unsigned[3]{t[0], t[1], t[2]};
+                ++f;
+            }
+        }
+    return mesh;
+}
+
+// MorphScene with its Box meshes replaced by 32 x 32 grids (BoxMesh keeps two targets lifting its rows).
+aiScene *BigMorphScene() {
+    aiScene *scene = MorphScene();
+    aiMesh *grid = Grid("BoxMesh", 32);
+    grid->mNumAnimMeshes = 2;
+    grid->mAnimMeshes = new aiAnimMesh *[2];
+    for (unsigned k = 0; k < 2; ++k) {
+        auto *target = new aiAnimMesh;
+        target->mName = k == 0 ? "Smile" : "Blink";
+        target->mNumVertices = grid->mNumVertices;
+        target->mVertices = new aiVector3D[grid->mNumVertices];
+        for (unsigned v = 0; v < grid->mNumVertices; ++v)
+            target->mVertices[v] = grid->mVertices[v] + aiVector3D(0, (v / 32) % 2 == k ? 0.5f : 0.0f, 0);
+        grid->mAnimMeshes[k] = target;
+    }
+    delete scene->mMeshes[0];
+    delete scene->mMeshes[1];
+    scene->mMeshes[0] = grid;
+    scene->mMeshes[1] = Grid("Lid", 32);
+    return scene;
+}
+
 TEST(GltfWriter, MorphTargetsAreDeltasWithTheirNames) {
     const std::unique_ptr<aiScene> scene(MorphScene());
     const Glb g = Write(*scene);
@@ -513,13 +569,18 @@ std::string ViewBytes(const Glb &g, const json::Value &view) {
 }
 
 TEST(GltfWriter, MeshoptViewsDecodeToTheUncompressedBytes) {
-    for (aiScene *raw : {MorphScene(), SkinnedScene()}) {
+    for (aiScene *raw : {BigMorphScene(), SkinnedScene()}) {
         const std::unique_ptr<aiScene> scene(raw);
         const Glb plain = Write(*scene);
         glue::GltfOptions options;
         options.meshopt = true;
         const Glb packed = Write(*scene, options);
+        if (scene->mMeshes[0]->mNumVertices < 100) { // nothing worth encoding: the file stays plain
+            EXPECT_EQ(packed.bytes, plain.bytes);
+            continue;
+        }
         ASSERT_EQ(packed.doc.get("buffers")->items.size(), 2u);
+        EXPECT_LT(packed.bytes.size(), plain.bytes.size());
         const json::Value &fallback = packed.doc.get("buffers")->items[1];
         EXPECT_EQ(fallback.get("uri"), nullptr);
         EXPECT_TRUE(fallback.get("extensions")->get("EXT_meshopt_compression")->get("fallback")->boolean);
@@ -560,16 +621,17 @@ TEST(GltfWriter, MeshoptViewsDecodeToTheUncompressedBytes) {
 TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
     auto *raw = new aiScene;
     raw->mRootNode = Node("root");
-    aiMesh *mesh = Triangle("Tri");
-    mesh->mTextureCoords[0] = new aiVector3D[3]{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
-    mesh->mNumUVComponents[0] = 2;
-    test::SetMeshList(raw, {mesh});
+    aiMesh *mesh = Grid("Field", 16);
+    test::SetMeshList(raw, {mesh, Triangle("Tiny")});
     test::AddMaterials(raw, 1);
-    test::SetMeshes(raw->mRootNode, {0});
+    test::SetMeshes(raw->mRootNode, {0, 1});
     const std::unique_ptr<aiScene> scene(raw);
     glue::GltfOptions options;
     options.draco = true;
     const Glb g = Write(*scene, options);
+    EXPECT_LT(g.bytes.size(), Write(*scene).bytes.size());
+    // The triangle is too small for Draco to pay: it stays plain.
+    EXPECT_EQ(Item(g, "meshes", 0).get("primitives")->items[1].get("extensions"), nullptr);
     EXPECT_EQ(g.doc.get("extensionsRequired")->items[0].text, "KHR_draco_mesh_compression");
     const json::Value &prim = Item(g, "meshes", 0).get("primitives")->items[0];
     const json::Value &ext = *prim.get("extensions")->get("KHR_draco_mesh_compression");
@@ -581,9 +643,10 @@ TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
     auto decoded = decoder.DecodeMeshFromBuffer(&in);
     ASSERT_TRUE(decoded.ok());
     const draco::Mesh &dm = *decoded.value();
-    EXPECT_EQ(dm.num_faces(), 1u);
-    ASSERT_EQ(dm.num_points(), 3u);
-    EXPECT_EQ(Item(g, "accessors", prim.get("attributes")->get("POSITION")->number).get("count")->number, 3);
+    EXPECT_EQ(dm.num_faces(), mesh->mNumFaces);
+    ASSERT_EQ(dm.num_points(), mesh->mNumVertices);
+    EXPECT_EQ(Item(g, "accessors", prim.get("attributes")->get("POSITION")->number).get("count")->number,
+              mesh->mNumVertices);
     const draco::PointAttribute *position =
         dm.GetAttributeByUniqueId(static_cast<std::uint32_t>(ext.get("attributes")->get("POSITION")->number));
     const draco::PointAttribute *uv =
@@ -591,12 +654,12 @@ TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
     ASSERT_NE(position, nullptr);
     ASSERT_NE(uv, nullptr);
     // Each point keeps its position (14-bit quantisation) and its v-flipped UV, wherever Draco put it.
-    for (std::uint32_t i = 0; i < 3; ++i) {
+    for (std::uint32_t i = 0; i < dm.num_points(); ++i) {
         float p[3], t[2];
         position->GetMappedValue(draco::PointIndex(i), p);
         uv->GetMappedValue(draco::PointIndex(i), t);
         bool found = false;
-        for (unsigned v = 0; v < 3; ++v) {
+        for (unsigned v = 0; v < mesh->mNumVertices && !found; ++v) {
             const aiVector3D &q = mesh->mVertices[v];
             if (std::fabs(p[0] - q.x) < 1e-3f && std::fabs(p[1] - q.y) < 1e-3f && std::fabs(p[2] - q.z) < 1e-3f) {
                 found = true;
@@ -606,6 +669,36 @@ TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
         }
         EXPECT_TRUE(found) << "point " << i;
     }
+}
+
+} // namespace
+} // namespace gamefmt
+
+namespace gamefmt {
+namespace {
+
+TEST(GltfWriter, RobloxMeshGoesToMetresAndBackToStuds) {
+    // A Roblox mesh states 28 cm per stud: its glb is in metres, and the Roblox mesh writer turns a scene Assimp
+    // read from glTF back into studs, so .mesh -> .glb -> .mesh keeps the size.
+    const test::ImportResult source = test::ImportFile(test::TestDataDir() / "skinned-bar.mesh");
+    ASSERT_TRUE(source) << source.error;
+    const aiMesh &original = *source.scene->mMeshes[0];
+    const Glb g = Write(*source.scene);
+    EXPECT_DOUBLE_EQ(g.report.unitScale, 0.28);
+    const json::Value &accessor = Item(
+        g, "accessors", Item(g, "meshes", 0).get("primitives")->items[0].get("attributes")->get("POSITION")->number);
+    EXPECT_NEAR(accessor.get("max")->items[1].number, 4 * 0.28, 1e-6); // the bar is 4 studs tall
+    const test::ImportResult glb = test::ImportMemory(std::vector<std::uint8_t>(g.bytes.begin(), g.bytes.end()), "glb");
+    ASSERT_TRUE(glb) << glb.error;
+    const test::Exported mesh = test::ExportScene(glb.scene, "rbxmesh");
+    ASSERT_TRUE(mesh.ok) << mesh.error;
+    const test::ImportResult back = test::ImportMemory(mesh.bytes, "mesh");
+    ASSERT_TRUE(back) << back.error;
+    const aiMesh &again = *back.scene->mMeshes[0];
+    ASSERT_EQ(again.mNumVertices, original.mNumVertices);
+    for (unsigned v = 0; v < original.mNumVertices; ++v)
+        EXPECT_LT((again.mVertices[v] - original.mVertices[v]).Length(), 1e-5f) << v;
+    EXPECT_EQ(again.mNumBones, original.mNumBones);
 }
 
 } // namespace
