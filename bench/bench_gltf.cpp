@@ -2,9 +2,9 @@
 // Exporter::ExportToBlob (so both pay Assimp's scene copy), and the writer's compression options.
 //   BM_GltfExport/<scene>/<writer>  scene 0: a 100 x 100 height field (19,602 triangles) skinned to 4 bones with 8
 //                                  morph targets and a 100-key animation of both (small because Assimp's glb2
-//                                  path is quadratic in it: MakeVerboseFormat scans every bone weight per corner); scene 1: the 100,000-part generated
-//                                  Roblox place (bench_roblox_model.cpp); writer 0 ours, 1 Assimp's glb2,
-//                                  2 ours --draco, 3 ours --meshopt
+//                                  path is quadratic in it: MakeVerboseFormat scans every bone weight per corner);
+//                                  scene 1: the 100,000-part generated Roblox place (bench_roblox_model.cpp); writer 0
+//                                  ours, 1 Assimp's glb2, 2 ours --draco, 3 ours --meshopt
 // Counters: glb_bytes (the file size).
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
@@ -102,11 +102,11 @@ aiScene *RiggedHeightField() {
         mesh->mAnimMeshes[k] = target;
     }
     scene->mNumMeshes = 1;
-    scene->mMeshes = new aiMesh *[1]{mesh};
+    scene->mMeshes = new aiMesh *[1] { mesh };
     body->mNumMeshes = 1;
     body->mMeshes = new unsigned[1]{0};
     scene->mNumMaterials = 1;
-    scene->mMaterials = new aiMaterial *[1]{new aiMaterial};
+    scene->mMaterials = new aiMaterial *[1] { new aiMaterial };
 
     auto *anim = new aiAnimation;
     anim->mName = "wave";
@@ -142,7 +142,7 @@ aiScene *RiggedHeightField() {
     }
     anim->mMorphMeshChannels[0] = morph;
     scene->mNumAnimations = 1;
-    scene->mAnimations = new aiAnimation *[1]{anim};
+    scene->mAnimations = new aiAnimation *[1] { anim };
     return scene;
 }
 

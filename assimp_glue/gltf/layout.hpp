@@ -33,7 +33,9 @@ inline bool IsSkinned(const aiMesh &m) {
 }
 // The 16 values in glTF's column-major order; false when one is not finite (JSON cannot hold it).
 bool ColumnMajor(const aiMatrix4x4 &m, ai_real (&out)[16]);
-std::string MatrixJson(const aiMatrix4x4 &m);
+// Appends the matrix as a JSON array of 16 numbers (column-major); false (nothing appended) when not finite.
+bool AppendMatrix(std::string &out, const aiMatrix4x4 &m);
+void AppendNum(std::string &out, double v);
 inline bool Finite(const aiVector3D &v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }

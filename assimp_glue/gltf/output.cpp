@@ -10,6 +10,7 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -19,10 +20,23 @@ namespace gamefmt::glue::gltf {
 
 constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
 
-std::string Num(double v) {
+// glTF readers take numbers as float32: the shortest text that reads back to the same float (std::to_chars;
+// "0.28", not "0.280000001"). Non-finite values cannot be JSON: 0.
+void AppendNum(std::string &out, double v) {
+    const auto f = static_cast<float>(v);
+    if (!std::isfinite(f)) {
+        out += '0';
+        return;
+    }
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
+    const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, f);
+    out.append(buf, r.ptr);
+}
+
+std::string Num(double v) {
+    std::string out;
+    AppendNum(out, v);
+    return out;
 }
 
 bool IsIdentity(const aiMatrix4x4 &m) {
@@ -40,12 +54,16 @@ bool ColumnMajor(const aiMatrix4x4 &m, ai_real (&out)[16]) {
     return true;
 }
 
-std::string MatrixJson(const aiMatrix4x4 &m) {
+bool AppendMatrix(std::string &out, const aiMatrix4x4 &m) {
     ai_real v[16];
-    if (!ColumnMajor(m, v)) return {};
-    std::string out = "[";
-    for (int k = 0; k < 16; ++k) out += (k == 0 ? "" : ",") + Num(v[k]);
-    return out + "]";
+    if (!ColumnMajor(m, v)) return false;
+    out += '[';
+    for (int k = 0; k < 16; ++k) {
+        if (k != 0) out += ',';
+        AppendNum(out, v[k]);
+    }
+    out += ']';
+    return true;
 }
 
 aiVector3D Position(const aiVector3D &p, const Xform &x) {
@@ -120,32 +138,55 @@ std::string Writer::FloatAccessor(unsigned view, std::size_t count, const char *
 
 std::string Writer::nodesJson() {
     std::string out;
-    out.reserve(mNodes.size() * 96);
+    out.reserve(mNodes.size() * 160);
+    bool first = true; // within the current node: no comma before its first field
+    const auto field = [&](const char *key) {
+        out += first ? "\"" : ",\"";
+        out += key;
+        out += "\":";
+        first = false;
+    };
+    const auto number = [&](const char *key, std::size_t value) {
+        field(key);
+        out += std::to_string(value);
+    };
     for (std::size_t i = 0; i < mNodes.size(); ++i) {
         const OutNode &n = mNodes[i];
-        std::string body;
+        out += i == 0 ? "{" : ",{";
+        first = true;
         const std::string_view name =
             n.src != nullptr ? std::string_view(n.src->mName.data, n.src->mName.length) : std::string_view(n.name);
-        if (!name.empty()) body += ",\"name\":" + JsonQuote(name);
-        if (!n.children.empty()) {
-            body += ",\"children\":[";
-            for (std::size_t c = 0; c < n.children.size(); ++c)
-                body += (c == 0 ? "" : ",") + std::to_string(n.children[c]);
-            body += "]";
+        if (!name.empty()) {
+            field("name");
+            out += JsonQuote(name);
         }
-        if (!n.moved && !IsIdentity(n.matrix)) body += ",\"matrix\":" + MatrixJson(n.matrix);
-        if (n.mesh >= 0) body += ",\"mesh\":" + std::to_string(n.mesh);
-        if (n.skin >= 0) body += ",\"skin\":" + std::to_string(n.skin);
-        if (n.camera >= 0) body += ",\"camera\":" + std::to_string(n.camera);
-        if (n.light >= 0)
-            body += ",\"extensions\":{\"KHR_lights_punctual\":{\"light\":" + std::to_string(n.light) + "}}";
+        if (!n.children.empty()) {
+            field("children");
+            for (std::size_t c = 0; c < n.children.size(); ++c) {
+                out += c == 0 ? '[' : ',';
+                out += std::to_string(n.children[c]);
+            }
+            out += ']';
+        }
+        if (!n.moved && !IsIdentity(n.matrix)) {
+            field("matrix");
+            AppendMatrix(out, n.matrix);
+        }
+        if (n.mesh >= 0) number("mesh", static_cast<std::size_t>(n.mesh));
+        if (n.skin >= 0) number("skin", static_cast<std::size_t>(n.skin));
+        if (n.camera >= 0) number("camera", static_cast<std::size_t>(n.camera));
+        if (n.light >= 0) {
+            field("extensions");
+            out += "{\"KHR_lights_punctual\":{\"light\":" + std::to_string(n.light) + "}}";
+        }
         if (n.src != nullptr && n.src->mMetaData != nullptr) {
             const std::string extras = MetadataExtrasJson(*n.src->mMetaData);
-            if (!extras.empty()) body += ",\"extras\":" + extras;
+            if (!extras.empty()) {
+                field("extras");
+                out += extras;
+            }
         }
-        out += i == 0 ? "{" : ",{";
-        if (!body.empty()) out.append(body, 1, std::string::npos);
-        out += "}";
+        out += '}';
     }
     return out;
 }

@@ -143,10 +143,12 @@ void Writer::assignMeshes() {
             for (unsigned c = 0; c < anim->mNumChannels; ++c)
                 if (anim->mChannels[c] != nullptr) pinned.insert(Str(anim->mChannels[c]->mNodeName));
 
+    std::vector<unsigned> plain, skinned, prims; // reused: a place has 100,000s of nodes
     for (std::size_t i = 0; i < mSourceNodes; ++i) {
         const aiNode &node = *mNodes[i].src;
         if (node.mNumMeshes == 0 || node.mMeshes == nullptr) continue;
-        std::vector<unsigned> plain, skinned;
+        plain.clear();
+        skinned.clear();
         for (unsigned k = 0; k < node.mNumMeshes; ++k) {
             const unsigned m = node.mMeshes[k];
             if (m >= mScene.mNumMeshes || mScene.mMeshes[m] == nullptr)
@@ -155,7 +157,7 @@ void Writer::assignMeshes() {
             (IsSkinned(*mScene.mMeshes[m]) ? skinned : plain).push_back(m);
         }
         if (!plain.empty()) {
-            std::vector<unsigned> prims;
+            prims.clear();
             for (unsigned m : plain) prims.push_back(primitive(m, 0, -1));
             mNodes[i].mesh = static_cast<int>(meshOf(prims));
         }
@@ -413,12 +415,17 @@ template <typename Fn> void ForEachAttribute(const aiMesh &m, unsigned v, Fn &&f
 }
 
 std::uint64_t VertexHash(const aiMesh &m, unsigned v) {
-    std::uint64_t h = 1469598103934665603ull;
+    // Every attribute is made of 4-byte floats: mixed a word at a time.
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
     ForEachAttribute(m, v, [&h](const void *data, std::size_t size) {
         const auto *b = static_cast<const unsigned char *>(data);
-        for (std::size_t i = 0; i < size; ++i) h = (h ^ b[i]) * 1099511628211ull;
+        for (std::size_t i = 0; i + 4 <= size; i += 4) {
+            std::uint32_t word = 0;
+            std::memcpy(&word, b + i, 4);
+            h = (h ^ word) * 0xFF51AFD7ED558CCDull;
+        }
     });
-    return h ^ (h >> 29);
+    return h ^ (h >> 32);
 }
 
 bool SameVertex(const aiMesh &m, unsigned a, unsigned b) {
