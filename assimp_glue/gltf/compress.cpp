@@ -212,6 +212,7 @@ void Writer::compressViews() {
             v.count = static_cast<unsigned>(v.length / v.stride);
             v.fallbackOffset = (mFallbackLength + 3) / 4 * 4;
             mFallbackLength = v.fallbackOffset + v.rawLength;
+            encoded.shrink_to_fit(); // it was sized for the codec's worst case
             mBlobs.push_back(std::move(encoded));
             v.stored = static_cast<int>(mBlobs.size() - 1);
             v.length = mBlobs.back().size();
