@@ -18,12 +18,16 @@ namespace {
 
 // Quantisation bits per attribute (what glTF tools default to: gltf-pipeline, Blender's exporter).
 constexpr int kPositionBits = 14, kNormalBits = 10, kUvBits = 12, kColorBits = 10;
+const char *const kTexcoordNames[] = {"TEXCOORD_0", "TEXCOORD_1", "TEXCOORD_2", "TEXCOORD_3",
+                                      "TEXCOORD_4", "TEXCOORD_5", "TEXCOORD_6", "TEXCOORD_7"};
+const char *const kColorNames[] = {"COLOR_0", "COLOR_1", "COLOR_2", "COLOR_3",
+                                   "COLOR_4", "COLOR_5", "COLOR_6", "COLOR_7"};
 
 int AddFloats(draco::Mesh &mesh, draco::GeometryAttribute::Type type, int components, const std::string &bytes,
               std::size_t count) {
     draco::GeometryAttribute ga;
     ga.Init(type, nullptr, static_cast<std::uint8_t>(components), draco::DT_FLOAT32, false,
-            static_cast<std::int64_t>(4 * components), 0);
+            static_cast<std::int64_t>(4) * components, 0);
     const int id = mesh.AddAttribute(ga, true, static_cast<std::uint32_t>(count));
     if (id < 0) throw std::runtime_error("Draco refused an attribute");
     draco::PointAttribute *att = mesh.attribute(id);
@@ -35,50 +39,35 @@ int AddFloats(draco::Mesh &mesh, draco::GeometryAttribute::Type type, int compon
 
 } // namespace
 
-// A triangle primitive as one Draco stream: its accessors keep count, type and bounds but no buffer view. False
-// (nothing laid out) when the stream would not be smaller than the plain data.
-bool Writer::layoutDraco(Prim &p) {
+// The primitive's vertex data and triangles as a Draco mesh (identity point mapping), with the glTF attribute
+// each Draco attribute stands for.
+void Writer::fillDraco(const Prim &p, DracoInput &in) const {
     const aiMesh &mesh = *mScene.mMeshes[p.mesh];
-    const std::size_t n = vertexCount(p.mesh);
+    const std::size_t n =
+        mWelds.empty() || mWelds[p.mesh].order.empty() ? mesh.mNumVertices : mWelds[p.mesh].order.size();
     const auto bytesOf = [&](Kind kind, int aux, std::size_t length) {
         View v{kind, p.mesh, aux};
         v.length = length;
         return viewBytes(v);
     };
-    draco::Mesh dm;
-    dm.set_num_points(static_cast<std::uint32_t>(n));
-    struct Attribute {
-        std::string name;
-        int id;
-        int components;
-        int bits;
-        draco::GeometryAttribute::Type type;
+    in.mesh.set_num_points(static_cast<std::uint32_t>(n));
+    const auto add = [&](const char *name, draco::GeometryAttribute::Type type, int components, int bits,
+                         const std::string &bytes) {
+        in.attributes.push_back({name, AddFloats(in.mesh, type, components, bytes, n), components, bits, type});
+        in.plainBytes += bytes.size();
     };
-    std::vector<Attribute> attributes;
-    const std::string positions = bytesOf(Kind::Positions, p.xform, n * 12);
-    attributes.push_back({"POSITION", AddFloats(dm, draco::GeometryAttribute::POSITION, 3, positions, n), 3,
-                          kPositionBits, draco::GeometryAttribute::POSITION});
+    in.positions = bytesOf(Kind::Positions, p.xform, n * 12);
+    add("POSITION", draco::GeometryAttribute::POSITION, 3, kPositionBits, in.positions);
     if (mesh.mNormals != nullptr)
-        attributes.push_back(
-            {"NORMAL", AddFloats(dm, draco::GeometryAttribute::NORMAL, 3, bytesOf(Kind::Normals, p.xform, n * 12), n),
-             3, kNormalBits, draco::GeometryAttribute::NORMAL});
+        add("NORMAL", draco::GeometryAttribute::NORMAL, 3, kNormalBits, bytesOf(Kind::Normals, p.xform, n * 12));
     if (mesh.mNormals != nullptr && mesh.mTangents != nullptr)
-        attributes.push_back(
-            {"TANGENT",
-             AddFloats(dm, draco::GeometryAttribute::GENERIC, 4, bytesOf(Kind::Tangents, p.xform, n * 16), n), 4,
-             kNormalBits, draco::GeometryAttribute::GENERIC});
+        add("TANGENT", draco::GeometryAttribute::GENERIC, 4, kNormalBits, bytesOf(Kind::Tangents, p.xform, n * 16));
     for (int set = 0, k = 0; set < AI_MAX_NUMBER_OF_TEXTURECOORDS; ++set)
         if (mesh.mTextureCoords[set] != nullptr)
-            attributes.push_back(
-                {"TEXCOORD_" + std::to_string(k++),
-                 AddFloats(dm, draco::GeometryAttribute::TEX_COORD, 2, bytesOf(Kind::Uvs, set, n * 8), n), 2, kUvBits,
-                 draco::GeometryAttribute::TEX_COORD});
+            add(kTexcoordNames[k++], draco::GeometryAttribute::TEX_COORD, 2, kUvBits, bytesOf(Kind::Uvs, set, n * 8));
     for (int set = 0, k = 0; set < AI_MAX_NUMBER_OF_COLOR_SETS; ++set)
         if (mesh.mColors[set] != nullptr)
-            attributes.push_back(
-                {"COLOR_" + std::to_string(k++),
-                 AddFloats(dm, draco::GeometryAttribute::COLOR, 4, bytesOf(Kind::Colors, set, n * 16), n), 4,
-                 kColorBits, draco::GeometryAttribute::COLOR});
+            add(kColorNames[k++], draco::GeometryAttribute::COLOR, 4, kColorBits, bytesOf(Kind::Colors, set, n * 16));
     // The triangles, as the index view would hold them.
     std::size_t indexCount = 0;
     for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
@@ -88,71 +77,76 @@ bool Writer::layoutDraco(Prim &p) {
         if (inRange) indexCount += IndicesOf(face.mNumIndices, 4);
     }
     const bool small = n < 65535;
-    const std::string indexBytes = bytesOf(Kind::Indices, 4, indexCount * (small ? 2 : 4));
-    dm.SetNumFaces(indexCount / 3);
+    const std::string indices = bytesOf(Kind::Indices, 4, indexCount * (small ? 2 : 4));
+    in.plainBytes += indices.size();
+    in.mesh.SetNumFaces(indexCount / 3);
     for (std::size_t t = 0; t < indexCount / 3; ++t) {
         draco::Mesh::Face face;
-        for (int k = 0; k < 3; ++k) {
+        for (std::size_t k = 0; k < 3; ++k) {
             std::uint32_t index = 0;
             if (small) {
                 std::uint16_t i16 = 0;
-                std::memcpy(&i16, indexBytes.data() + (t * 3 + k) * 2, 2);
+                std::memcpy(&i16, indices.data() + (t * 3 + k) * 2, 2);
                 index = i16;
             } else {
-                std::memcpy(&index, indexBytes.data() + (t * 3 + k) * 4, 4);
+                std::memcpy(&index, indices.data() + (t * 3 + k) * 4, 4);
             }
             face[k] = draco::PointIndex(index);
         }
-        dm.SetFace(draco::FaceIndex(static_cast<std::uint32_t>(t)), face);
+        in.mesh.SetFace(draco::FaceIndex(static_cast<std::uint32_t>(t)), face);
     }
+}
+
+// A triangle primitive as one Draco stream: its accessors keep count, type and bounds but no buffer view. False
+// (nothing laid out) when the stream would not be smaller than the plain data.
+bool Writer::layoutDraco(Prim &p) {
+    DracoInput in;
+    fillDraco(p, in);
     draco::Encoder encoder;
-    for (const Attribute &a : attributes) encoder.SetAttributeQuantization(a.type, a.bits);
+    for (const DracoAttribute &a : in.attributes) encoder.SetAttributeQuantization(a.type, a.bits);
     encoder.SetSpeedOptions(5, 5);
     draco::EncoderBuffer buffer;
-    const draco::Status status = encoder.EncodeMeshToBuffer(dm, &buffer);
+    const draco::Status status = encoder.EncodeMeshToBuffer(in.mesh, &buffer);
     if (!status.ok()) throw std::runtime_error(std::string("Draco encoding failed: ") + status.error_msg_string());
-    // Worth it only when smaller than the plain views (tiny meshes are not).
-    std::size_t plain = indexBytes.size();
-    for (const Attribute &a : attributes) plain += n * 4 * static_cast<std::size_t>(a.components);
-    if (buffer.size() >= plain) return false;
+    if (buffer.size() >= in.plainBytes) return false; // tiny meshes do not pay
     // The accessor counts are what a decoder gives back (the edgebreaker may split points): decode once to know.
-    draco::DecoderBuffer in;
-    in.Init(buffer.data(), buffer.size());
+    draco::DecoderBuffer encoded;
+    encoded.Init(buffer.data(), buffer.size());
     draco::Decoder decoder;
-    auto decoded = decoder.DecodeMeshFromBuffer(&in);
+    auto decoded = decoder.DecodeMeshFromBuffer(&encoded);
     if (!decoded.ok()) throw std::runtime_error("Draco cannot read back what it wrote");
     const std::size_t points = decoded.value()->num_points();
-    const std::size_t triangles = decoded.value()->num_faces();
+    p.indexCount = std::size_t(decoded.value()->num_faces()) * 3;
 
     aiVector3D lo(0, 0, 0), hi(0, 0, 0);
-    for (std::size_t v = 0; v < n; ++v) {
+    for (std::size_t v = 0; v * 12 < in.positions.size(); ++v) {
         aiVector3D q;
-        std::memcpy(&q, positions.data() + v * 12, 12);
+        std::memcpy(&q, in.positions.data() + v * 12, 12);
         if (v == 0) lo = hi = q;
         lo = aiVector3D(std::min(lo.x, q.x), std::min(lo.y, q.y), std::min(lo.z, q.z));
         hi = aiVector3D(std::max(hi.x, q.x), std::max(hi.y, q.y), std::max(hi.z, q.z));
     }
     static const char *kTypes[] = {"", "SCALAR", "VEC2", "VEC3", "VEC4"};
-    for (const Attribute &a : attributes) {
+    for (const DracoAttribute &a : in.attributes) {
         std::string accessor = "{\"componentType\":5126,\"count\":" + std::to_string(points) + ",\"type\":\"" +
                                kTypes[a.components] + "\"";
-        if (a.name == "POSITION")
+        if (a.name == std::string("POSITION"))
             accessor += ",\"min\":[" + Num(lo.x) + "," + Num(lo.y) + "," + Num(lo.z) + "],\"max\":[" + Num(hi.x) + "," +
                         Num(hi.y) + "," + Num(hi.z) + "]";
         const int index = static_cast<int>(addAccessor(accessor + "}"));
-        if (a.name == "POSITION")
+        const std::string name = a.name;
+        if (name == "POSITION")
             p.position = index;
-        else if (a.name == "NORMAL")
+        else if (name == "NORMAL")
             p.normal = index;
-        else if (a.name == "TANGENT")
+        else if (name == "TANGENT")
             p.tangent = index;
-        else if (a.name.rfind("TEXCOORD_", 0) == 0)
+        else if (name.rfind("TEXCOORD_", 0) == 0)
             p.uvs.push_back(index);
         else
             p.colors.push_back(index);
-        p.dracoAttributes.emplace_back(a.name, dm.attribute(a.id)->unique_id());
+        p.dracoAttributes.emplace_back(name, in.mesh.attribute(a.id)->unique_id());
     }
-    p.indexCount = triangles * 3;
     p.indices = static_cast<int>(addAccessor("{\"componentType\":" + std::string(points < 65535 ? "5123" : "5125") +
                                              ",\"count\":" + std::to_string(p.indexCount) + ",\"type\":\"SCALAR\"}"));
     p.dracoView =

@@ -5,6 +5,7 @@
 #include "assimp_glue/gltf/writer.hpp"
 
 #include <assimp/scene.h>
+#include <draco/mesh/mesh.h>
 
 #include <cmath>
 #include <cstddef>
@@ -45,6 +46,10 @@ inline void PutFloat(std::string &out, float f) {
     std::memcpy(b, &f, 4);
     out.append(b, 4);
 }
+
+// The JSON of a float accessor of `count` elements of `type` on `view`, with min and max when given.
+std::string FloatAccessor(unsigned view, std::size_t count, const char *type, const aiVector3D *lo = nullptr,
+                          const aiVector3D *hi = nullptr);
 
 // A transform applied to a mesh's vertex data as it is written: the unit scale, and for skinned meshes the
 // node's global transform baked in.
@@ -135,6 +140,20 @@ struct OutAnimation {
     std::vector<Channel> channels;
 };
 
+// KHR_draco_mesh_compression: a primitive's data as a Draco mesh (compress.cpp).
+struct DracoAttribute {
+    const char *name; // the glTF attribute
+    int id;           // Draco's attribute id
+    int components, bits;
+    draco::GeometryAttribute::Type type;
+};
+struct DracoInput {
+    draco::Mesh mesh;
+    std::vector<DracoAttribute> attributes;
+    std::string positions;      // the POSITION bytes (for the bounds)
+    std::size_t plainBytes = 0; // what the plain views would take
+};
+
 struct OutImage {
     int texture = -1; // aiTexture index whose bytes are written as they are, else `blob`
     int blob = -1;
@@ -172,6 +191,7 @@ private:
     std::size_t vertexCount(unsigned mesh); // after welding
     void layoutVertices(Prim &p);
     bool layoutDraco(Prim &p);
+    void fillDraco(const Prim &p, DracoInput &in) const;
     void compressViews();
     void markCompressible(unsigned view, unsigned stride, const char *mode) {
         mViews[view].stride = stride;
@@ -205,6 +225,8 @@ private:
     std::string viewJson(const View &v) const;
     std::string meshoptFallbackJson() const;
     template <typename Put> void writeView(const View &v, Put &&put) const;
+    template <typename Put>
+    void writeIndices(const aiMesh &mesh, const Weld *weld, unsigned count, int mode, Put &&put) const;
     std::string viewBytes(const View &v) const;
 
     unsigned addView(Kind kind, unsigned item, int aux, std::size_t length, int target);
@@ -216,8 +238,6 @@ private:
         return view;
     }
     unsigned addAccessor(std::string json);
-    std::string FloatAccessor(unsigned view, std::size_t count, const char *type, const aiVector3D *lo = nullptr,
-                              const aiVector3D *hi = nullptr);
 
     const aiScene &mScene;
     GltfOptions mOptions;

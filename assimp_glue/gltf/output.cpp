@@ -18,8 +18,6 @@
 
 namespace gamefmt::glue::gltf {
 
-constexpr std::size_t kPieceBytes = std::size_t(1) << 20;
-
 // glTF readers take numbers as float32: the shortest text that reads back to the same float (std::to_chars;
 // "0.28", not "0.280000001"). Non-finite values cannot be JSON: 0.
 void AppendNum(std::string &out, double v) {
@@ -123,8 +121,8 @@ unsigned Writer::addAccessor(std::string json) {
     return static_cast<unsigned>(mAccessors.size() - 1);
 }
 
-std::string Writer::FloatAccessor(unsigned view, std::size_t count, const char *type, const aiVector3D *lo,
-                                  const aiVector3D *hi) {
+std::string FloatAccessor(unsigned view, std::size_t count, const char *type, const aiVector3D *lo,
+                          const aiVector3D *hi) {
     std::string out = "{\"bufferView\":" + std::to_string(view) +
                       ",\"componentType\":5126,\"count\":" + std::to_string(count) + ",\"type\":\"" + type + "\"";
     if (lo != nullptr && hi != nullptr)

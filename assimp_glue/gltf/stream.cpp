@@ -18,6 +18,21 @@ aiVector3D UnitOr(aiVector3D v, const aiVector3D &fallback) {
     return std::fabs(length - 1) > 1e-6f ? v / length : v;
 }
 
+// The glTF tangent of vertex `i`: the tangent transformed, made orthogonal to the normal and unit (any unit
+// vector across the normal when it is zero), w = -1 where the bitangent says the UVs are mirrored.
+void TangentOf(const aiMesh &mesh, unsigned i, const Xform &x, float (&out)[4]) {
+    const aiVector3D &n0 = mesh.mNormals[i], &t0 = mesh.mTangents[i];
+    const aiVector3D n = UnitOr(x.normal * n0, aiVector3D(0, 0, 1));
+    aiVector3D t = x.linear * t0;
+    t = t - n * (t * n);
+    t = UnitOr(t, std::fabs(n.x) < 0.9f ? UnitOr(n ^ aiVector3D(1, 0, 0), aiVector3D(0, 1, 0))
+                                        : UnitOr(n ^ aiVector3D(0, 1, 0), aiVector3D(0, 0, 1)));
+    float w = 1;
+    if (mesh.mBitangents != nullptr && ((n0 ^ t0) * mesh.mBitangents[i]) < 0) w = -1;
+    if (x.flip) w = -w;
+    out[0] = t.x, out[1] = t.y, out[2] = t.z, out[3] = w;
+}
+
 } // namespace
 
 std::string Writer::viewJson(const View &v) const {
@@ -40,6 +55,39 @@ std::string Writer::meshoptFallbackJson() const {
     if (mFallbackLength == 0) return {};
     return ",{\"byteLength\":" + std::to_string((mFallbackLength + 3) / 4 * 4) +
            ",\"extensions\":{\"EXT_meshopt_compression\":{\"fallback\":true}}}";
+}
+
+// The index view of `mesh` (mode 0, 1 or 4: faces of other sizes and faces with an index out of range left out,
+// as the layout counted them; polygons as fans), through the weld when there is one.
+template <typename Put>
+void Writer::writeIndices(const aiMesh &meshRef, const Weld *weld, unsigned count, int mode, Put &&put) const {
+    const aiMesh *mesh = &meshRef;
+    const bool small = count < 65535;
+    const auto index = [&](unsigned original) {
+        const unsigned i = weld != nullptr ? weld->remap[original] : original;
+        if (small) {
+            const auto i16 = static_cast<std::uint16_t>(i);
+            put(&i16, 2);
+        } else {
+            put(&i, 4);
+        }
+    };
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+        const aiFace &face = mesh->mFaces[f];
+        if (IndicesOf(face.mNumIndices, mode) == 0 || face.mIndices == nullptr) continue;
+        bool inRange = true;
+        for (unsigned k = 0; inRange && k < face.mNumIndices; ++k) inRange = face.mIndices[k] < mesh->mNumVertices;
+        if (!inRange) continue;
+        if (mode != 4) {
+            for (unsigned k = 0; k < face.mNumIndices; ++k) index(face.mIndices[k]);
+            continue;
+        }
+        for (unsigned k = 2; k < face.mNumIndices; ++k) { // a fan for polygons
+            index(face.mIndices[0]);
+            index(face.mIndices[k - 1]);
+            index(face.mIndices[k]);
+        }
+    }
 }
 
 template <typename Put> void Writer::writeView(const View &v, Put &&put) const {
@@ -73,17 +121,8 @@ template <typename Put> void Writer::writeView(const View &v, Put &&put) const {
     case Kind::Tangents: {
         const Xform &x = mXforms[static_cast<std::size_t>(v.aux)];
         for (unsigned k = 0; k < count; ++k) {
-            const unsigned i = vertex(k);
-            const aiVector3D &n0 = mesh->mNormals[i], &t0 = mesh->mTangents[i];
-            const aiVector3D n = UnitOr(x.normal * n0, aiVector3D(0, 0, 1));
-            aiVector3D t = x.linear * t0;
-            t = t - n * (t * n); // orthogonal to the normal
-            t = UnitOr(t, std::fabs(n.x) < 0.9f ? UnitOr(n ^ aiVector3D(1, 0, 0), aiVector3D(0, 1, 0))
-                                                : UnitOr(n ^ aiVector3D(0, 1, 0), aiVector3D(0, 0, 1)));
-            float w = 1;
-            if (mesh->mBitangents != nullptr && ((n0 ^ t0) * mesh->mBitangents[i]) < 0) w = -1;
-            if (x.flip) w = -w;
-            const float out[4] = {t.x, t.y, t.z, w};
+            float out[4];
+            TangentOf(*mesh, vertex(k), x, out);
             put(out, 16);
         }
         break;
@@ -103,35 +142,9 @@ template <typename Put> void Writer::writeView(const View &v, Put &&put) const {
             put(rgba, 16);
         }
         break;
-    case Kind::Indices: {
-        const bool small = count < 65535;
-        const auto index = [&](unsigned original) {
-            const unsigned i = weld != nullptr ? weld->remap[original] : original;
-            if (small) {
-                const auto i16 = static_cast<std::uint16_t>(i);
-                put(&i16, 2);
-            } else {
-                put(&i, 4);
-            }
-        };
-        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-            const aiFace &face = mesh->mFaces[f];
-            if (IndicesOf(face.mNumIndices, v.aux) == 0 || face.mIndices == nullptr) continue;
-            bool inRange = true;
-            for (unsigned k = 0; inRange && k < face.mNumIndices; ++k) inRange = face.mIndices[k] < mesh->mNumVertices;
-            if (!inRange) continue;
-            if (v.aux != 4) {
-                for (unsigned k = 0; k < face.mNumIndices; ++k) index(face.mIndices[k]);
-                continue;
-            }
-            for (unsigned k = 2; k < face.mNumIndices; ++k) { // a fan for polygons
-                index(face.mIndices[0]);
-                index(face.mIndices[k - 1]);
-                index(face.mIndices[k]);
-            }
-        }
+    case Kind::Indices:
+        writeIndices(*mesh, weld, count, v.aux, put);
         break;
-    }
     case Kind::Blob:
         put(mBlobs[v.item].data(), mBlobs[v.item].size());
         break;

@@ -703,3 +703,71 @@ TEST(GltfWriter, RobloxMeshGoesToMetresAndBackToStuds) {
 
 } // namespace
 } // namespace gamefmt
+
+namespace gamefmt {
+namespace {
+
+TEST(GltfWriter, EveryUvSetColourSetTangentAndTextureTransform) {
+    auto *raw = new aiScene;
+    raw->mRootNode = Node("root");
+    aiMesh *mesh = Triangle("Tri");
+    for (unsigned set = 0; set < 2; ++set) {
+        mesh->mTextureCoords[set] = new aiVector3D[3]{{0, 0, 0}, {1, 0, 0}, {0, 0.25f * float(set + 1), 0}};
+        mesh->mNumUVComponents[set] = 2;
+    }
+    mesh->mColors[0] = new aiColor4D[3]{{1, 0, 0, 1}, {0, 1, 0, 0.5f}, {2, -1, 0, 1}}; // clamped to [0, 1]
+    mesh->mTangents = new aiVector3D[3]{{2, 0, 0}, {1, 0, 0}, {1, 0, 0}};              // unit length in the file
+    mesh->mBitangents = new aiVector3D[3]{{0, 1, 0}, {0, -1, 0}, {0, 1, 0}};           // vertex 1 mirrored: w = -1
+    test::SetMeshList(raw, {mesh});
+    test::AddMaterials(raw, 1);
+    test::SetMeshes(raw->mRootNode, {0});
+    aiMaterial &material = *raw->mMaterials[0];
+    const aiString file("wood.png");
+    material.AddProperty(&file, AI_MATKEY_TEXTURE(aiTextureType_DIFFUSE, 0));
+    const int second = 1;
+    material.AddProperty(&second, 1, AI_MATKEY_UVWSRC(aiTextureType_DIFFUSE, 0));
+    aiUVTransform transform;
+    transform.mScaling = aiVector2D(4, 2);
+    material.AddProperty(&transform, 1, AI_MATKEY_UVTRANSFORM(aiTextureType_DIFFUSE, 0));
+    const std::unique_ptr<aiScene> scene(raw);
+
+    static const std::uint8_t kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 0};
+    glue::GltfOptions options;
+    std::vector<std::string> asked;
+    options.readFile = [&asked](const std::string &path, std::vector<std::uint8_t> &bytes) {
+        asked.push_back(path);
+        bytes.assign(std::begin(kPng), std::end(kPng));
+        return true;
+    };
+    const Glb g = Write(*scene, options);
+    EXPECT_EQ(asked, std::vector<std::string>{"wood.png"});
+    const json::Value &attributes = *Item(g, "meshes", 0).get("primitives")->items[0].get("attributes");
+    EXPECT_EQ(Read(g, attributes.get("TEXCOORD_1")->number), (std::vector<double>{0, 1, 1, 1, 0, 0.5}));
+    EXPECT_EQ(Read(g, attributes.get("COLOR_0")->number), (std::vector<double>{1, 0, 0, 1, 0, 1, 0, 0.5, 1, 0, 0, 1}));
+    EXPECT_EQ(Read(g, attributes.get("TANGENT")->number), (std::vector<double>{1, 0, 0, 1, 1, 0, 0, -1, 1, 0, 0, 1}));
+    // The texture: the file's bytes embedded as PNG, on UV set 1, with its scale as KHR_texture_transform.
+    const json::Value &info = *Item(g, "materials", 0).get("pbrMetallicRoughness")->get("baseColorTexture");
+    EXPECT_EQ(info.get("texCoord")->number, 1);
+    const json::Value &tt = *info.get("extensions")->get("KHR_texture_transform");
+    EXPECT_EQ(tt.get("scale")->items[0].number, 4);
+    EXPECT_EQ(tt.get("scale")->items[1].number, 2);
+    EXPECT_EQ(Item(g, "images", 0).get("mimeType")->text, "image/png");
+    EXPECT_EQ(ViewBytes(g, Item(g, "bufferViews", Item(g, "images", 0).get("bufferView")->number)),
+              std::string(std::begin(kPng), std::end(kPng)));
+    // Assimp's glTF importer gives the same transform back (the inverse of its mapping is what is written).
+    const test::ImportResult back =
+        test::ImportMemory(std::vector<std::uint8_t>(g.bytes.begin(), g.bytes.end()), "glb");
+    ASSERT_TRUE(back) << back.error;
+    aiUVTransform read;
+    ASSERT_EQ(back.scene->mMaterials[back.scene->mMeshes[0]->mMaterialIndex]->Get(
+                  AI_MATKEY_UVTRANSFORM(aiTextureType_DIFFUSE, 0), read),
+              AI_SUCCESS);
+    EXPECT_NEAR(read.mScaling.x, 4, 1e-6);
+    EXPECT_NEAR(read.mScaling.y, 2, 1e-6);
+    EXPECT_NEAR(read.mTranslation.x, transform.mTranslation.x, 1e-5);
+    EXPECT_NEAR(read.mTranslation.y, transform.mTranslation.y, 1e-5);
+    EXPECT_NEAR(read.mRotation, 0, 1e-6);
+}
+
+} // namespace
+} // namespace gamefmt
