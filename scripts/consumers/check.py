@@ -13,7 +13,7 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
-gamefmt, gen, out = sys.argv[1], sys.argv[2], sys.argv[3]
+gamefmt, gen, out = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 shutil.rmtree(out, ignore_errors=True)
 os.makedirs(out)
 failures = []
