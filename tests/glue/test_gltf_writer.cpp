@@ -355,43 +355,10 @@ aiScene *MorphScene() {
     return scene;
 }
 
-// An n x n grid on a gentle wave (positions, normals, UVs; 2(n-1)² triangles): big enough for the codecs to pay.
-aiMesh *Grid(const char *name, unsigned n) {
-    auto *mesh = new aiMesh;
-    mesh->mName = name;
-    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
-    mesh->mNumVertices = n * n;
-    mesh->mVertices = new aiVector3D[n * n];
-    mesh->mNormals = new aiVector3D[n * n];
-    mesh->mTextureCoords[0] = new aiVector3D[n * n];
-    mesh->mNumUVComponents[0] = 2;
-    for (unsigned z = 0; z < n; ++z)
-        for (unsigned x = 0; x < n; ++x) {
-            const unsigned v = z * n + x;
-            mesh->mVertices[v] = aiVector3D(float(x), std::sin(float(x) * 0.3f) * std::cos(float(z) * 0.2f), float(z));
-            mesh->mNormals[v] = aiVector3D(0, 1, 0);
-            mesh->mTextureCoords[0][v] = aiVector3D(float(x) / float(n), float(z) / float(n), 0);
-        }
-    mesh->mNumFaces = 2 * (n - 1) * (n - 1);
-    mesh->mFaces = new aiFace[mesh->mNumFaces];
-    unsigned f = 0;
-    for (unsigned z = 0; z + 1 < n; ++z)
-        for (unsigned x = 0; x + 1 < n; ++x) {
-            const unsigned i = z * n + x;
-            for (const std::array<unsigned, 3> &t :
-                 {std::array<unsigned, 3>{i, i + n, i + 1}, std::array<unsigned, 3>{i + 1, i + n, i + n + 1}}) {
-                mesh->mFaces[f].mNumIndices = 3;
-                mesh->mFaces[f].mIndices = new unsigned[3]{t[0], t[1], t[2]};
-                ++f;
-            }
-        }
-    return mesh;
-}
-
 // MorphScene with its Box meshes replaced by 32 x 32 grids (BoxMesh keeps two targets lifting its rows).
 aiScene *BigMorphScene() {
     aiScene *scene = MorphScene();
-    aiMesh *grid = Grid("BoxMesh", 32);
+    aiMesh *grid = test::GridMesh(32, 1.0f, "BoxMesh");
     grid->mNumAnimMeshes = 2;
     grid->mAnimMeshes = new aiAnimMesh *[2];
     for (unsigned k = 0; k < 2; ++k) {
@@ -406,7 +373,7 @@ aiScene *BigMorphScene() {
     delete scene->mMeshes[0];
     delete scene->mMeshes[1];
     scene->mMeshes[0] = grid;
-    scene->mMeshes[1] = Grid("Lid", 32);
+    scene->mMeshes[1] = test::GridMesh(32, 1.0f, "Lid");
     return scene;
 }
 
@@ -621,7 +588,7 @@ TEST(GltfWriter, MeshoptViewsDecodeToTheUncompressedBytes) {
 TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
     auto *raw = new aiScene;
     raw->mRootNode = Node("root");
-    aiMesh *mesh = Grid("Field", 16);
+    aiMesh *mesh = test::GridMesh(16, 1.0f, "Field");
     test::SetMeshList(raw, {mesh, Triangle("Tiny")});
     test::AddMaterials(raw, 1);
     test::SetMeshes(raw->mRootNode, {0, 1});

@@ -96,48 +96,13 @@ aiMesh *Polygon(unsigned corners = 3, bool withTangents = true) {
     return mesh;
 }
 
-// An n x n height field in the XZ plane (shared vertices, normals up, continuous UVs), CCW seen from +Y.
-aiMesh *Grid(unsigned n, float step) {
-    auto *mesh = new aiMesh();
-    mesh->mName = aiString("Grid");
-    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
-    mesh->mNumVertices = n * n;
-    mesh->mVertices = new aiVector3D[n * n];
-    mesh->mNormals = new aiVector3D[n * n];
-    mesh->mTextureCoords[0] = new aiVector3D[n * n];
-    mesh->mNumUVComponents[0] = 2;
-    for (unsigned z = 0; z < n; ++z)
-        for (unsigned x = 0; x < n; ++x) {
-            const unsigned i = z * n + x;
-            const float fx = static_cast<float>(x) * step, fz = static_cast<float>(z) * step;
-            mesh->mVertices[i] = aiVector3D(fx, 0.02f * std::sin(0.7f * fx) * std::cos(0.5f * fz), fz);
-            mesh->mNormals[i] = aiVector3D(0, 1, 0);
-            mesh->mTextureCoords[0][i] =
-                aiVector3D(static_cast<float>(x) / static_cast<float>(n - 1), static_cast<float>(z) / (n - 1), 0);
-        }
-    mesh->mNumFaces = 2 * (n - 1) * (n - 1);
-    mesh->mFaces = new aiFace[mesh->mNumFaces];
-    unsigned f = 0;
-    for (unsigned z = 0; z + 1 < n; ++z)
-        for (unsigned x = 0; x + 1 < n; ++x) {
-            const unsigned i = z * n + x;
-            for (const std::array<unsigned, 3> tri :
-                 {std::array<unsigned, 3>{i, i + n, i + 1}, std::array<unsigned, 3>{i + 1, i + n, i + n + 1}}) {
-                mesh->mFaces[f].mNumIndices = 3;
-                mesh->mFaces[f].mIndices = new unsigned[3]{tri[0], tri[1], tri[2]};
-                ++f;
-            }
-        }
-    return mesh;
-}
-
 std::unique_ptr<aiScene> GridScene(unsigned n) {
     auto scene = std::make_unique<aiScene>();
     scene->mRootNode = new aiNode("Root");
     auto *node = new aiNode("GridNode");
     AddChildren(scene->mRootNode, {node});
     SetMeshes(node, {0});
-    SetMeshList(scene.get(), {Grid(n, 0.5f)});
+    SetMeshList(scene.get(), {GridMesh(n, 0.5f)});
     AddMaterials(scene.get(), 1);
     return scene;
 }

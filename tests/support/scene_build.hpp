@@ -6,6 +6,8 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -55,6 +57,41 @@ inline void AddMaterials(aiScene *scene, unsigned count) {
         const aiString name("mat" + std::to_string(i));
         scene->mMaterials[i]->AddProperty(&name, AI_MATKEY_NAME);
     }
+}
+
+// An n x n height field in the XZ plane (shared vertices, normals up, continuous UVs), CCW seen from +Y.
+inline aiMesh *GridMesh(unsigned n, float step, const char *name = "Grid") {
+    auto *mesh = new aiMesh();
+    mesh->mName = aiString(name);
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh->mNumVertices = n * n;
+    mesh->mVertices = new aiVector3D[n * n];
+    mesh->mNormals = new aiVector3D[n * n];
+    mesh->mTextureCoords[0] = new aiVector3D[n * n];
+    mesh->mNumUVComponents[0] = 2;
+    for (unsigned z = 0; z < n; ++z)
+        for (unsigned x = 0; x < n; ++x) {
+            const unsigned i = z * n + x;
+            const float fx = static_cast<float>(x) * step, fz = static_cast<float>(z) * step;
+            mesh->mVertices[i] = aiVector3D(fx, 0.02f * std::sin(0.7f * fx) * std::cos(0.5f * fz), fz);
+            mesh->mNormals[i] = aiVector3D(0, 1, 0);
+            mesh->mTextureCoords[0][i] =
+                aiVector3D(static_cast<float>(x) / static_cast<float>(n - 1), static_cast<float>(z) / (n - 1), 0);
+        }
+    mesh->mNumFaces = 2 * (n - 1) * (n - 1);
+    mesh->mFaces = new aiFace[mesh->mNumFaces];
+    unsigned f = 0;
+    for (unsigned z = 0; z + 1 < n; ++z)
+        for (unsigned x = 0; x + 1 < n; ++x) {
+            const unsigned i = z * n + x;
+            for (const std::array<unsigned, 3> tri :
+                 {std::array<unsigned, 3>{i, i + n, i + 1}, std::array<unsigned, 3>{i + 1, i + n, i + n + 1}}) {
+                mesh->mFaces[f].mNumIndices = 3;
+                mesh->mFaces[f].mIndices = new unsigned[3]{tri[0], tri[1], tri[2]};
+                ++f;
+            }
+        }
+    return mesh;
 }
 
 } // namespace gamefmt::test
