@@ -10,6 +10,7 @@
 #include "common/text_number.hpp"
 #include "importers/redguard/detect.hpp"
 
+#include <assimp/GltfMaterial.h>
 #include <assimp/anim.h>
 #include <assimp/material.h>
 #include <assimp/mesh.h>
@@ -520,10 +521,13 @@ private:
         if (textureIndex >= 0) {
             const aiString path = ToAiString("*" + std::to_string(textureIndex));
             const int wrap = aiTextureMapMode_Wrap;
+            const int nearest = 9728; // GL_NEAREST: palette pixel art stays crisp (glTF samplers, Blender "Closest")
             for (const aiTextureType type : {aiTextureType_DIFFUSE, aiTextureType_BASE_COLOR}) {
                 material->AddProperty(&path, AI_MATKEY_TEXTURE(type, 0));
                 material->AddProperty(&wrap, 1, AI_MATKEY_MAPPINGMODE_U(type, 0));
                 material->AddProperty(&wrap, 1, AI_MATKEY_MAPPINGMODE_V(type, 0));
+                material->AddProperty(&nearest, 1, AI_MATKEY_GLTF_MAPPINGFILTER_MAG(type, 0));
+                material->AddProperty(&nearest, 1, AI_MATKEY_GLTF_MAPPINGFILTER_MIN(type, 0));
             }
         }
         info.index = static_cast<unsigned>(mMaterials.size());

@@ -11,6 +11,7 @@
 #include "support/import_helpers.hpp"
 #include "support/scene_build.hpp"
 
+#include <assimp/GltfMaterial.h>
 #include <assimp/scene.h>
 #include <draco/compression/decode.h>
 #include <gtest/gtest.h>
@@ -696,6 +697,9 @@ TEST(GltfWriter, EveryUvSetColourSetTangentAndTextureTransform) {
     aiUVTransform transform;
     transform.mScaling = aiVector2D(4, 2);
     material.AddProperty(&transform, 1, AI_MATKEY_UVTRANSFORM(aiTextureType_DIFFUSE, 0));
+    const int nearest = 9728, clamp = aiTextureMapMode_Clamp;
+    material.AddProperty(&nearest, 1, AI_MATKEY_GLTF_MAPPINGFILTER_MAG(aiTextureType_DIFFUSE, 0));
+    material.AddProperty(&clamp, 1, AI_MATKEY_MAPPINGMODE_U(aiTextureType_DIFFUSE, 0));
     const std::unique_ptr<aiScene> scene(raw);
 
     static const std::uint8_t kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 0};
@@ -718,6 +722,11 @@ TEST(GltfWriter, EveryUvSetColourSetTangentAndTextureTransform) {
     const json::Value &tt = *info.get("extensions")->get("KHR_texture_transform");
     EXPECT_EQ(tt.get("scale")->items[0].number, 4);
     EXPECT_EQ(tt.get("scale")->items[1].number, 2);
+    const json::Value &sampler =
+        Item(g, "samplers", Item(g, "textures", info.get("index")->number).get("sampler")->number);
+    EXPECT_EQ(sampler.get("magFilter")->number, 9728);
+    EXPECT_EQ(sampler.get("wrapS")->number, 33071);
+    EXPECT_EQ(sampler.get("wrapT"), nullptr); // REPEAT, the default
     EXPECT_EQ(Item(g, "images", 0).get("mimeType")->text, "image/png");
     EXPECT_EQ(ViewBytes(g, Item(g, "bufferViews", Item(g, "images", 0).get("bufferView")->number)),
               std::string(std::begin(kPng), std::end(kPng)));

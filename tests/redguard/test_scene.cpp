@@ -14,6 +14,7 @@
 
 #include <assimp/BaseImporter.h>
 #include <assimp/Exporter.hpp>
+#include <assimp/GltfMaterial.h>
 #include <assimp/IOStream.hpp>
 #include <assimp/IOSystem.hpp>
 #include <assimp/Importer.hpp>
@@ -252,6 +253,11 @@ TEST(RgScene, Section14TriangleWithBankAndPalette) {
     EXPECT_EQ(mat->Get(AI_MATKEY_MAPPINGMODE_V_DIFFUSE(0), mapV), AI_SUCCESS);
     EXPECT_EQ(mapU, int(aiTextureMapMode_Wrap));
     EXPECT_EQ(mapV, int(aiTextureMapMode_Wrap));
+    int mag = -1, min = -1; // nearest (GL_NEAREST): the glTF writer makes it a sampler
+    EXPECT_EQ(mat->Get(AI_MATKEY_GLTF_MAPPINGFILTER_MAG(aiTextureType_DIFFUSE, 0), mag), AI_SUCCESS);
+    EXPECT_EQ(mat->Get(AI_MATKEY_GLTF_MAPPINGFILTER_MIN(aiTextureType_DIFFUSE, 0), min), AI_SUCCESS);
+    EXPECT_EQ(mag, 9728);
+    EXPECT_EQ(min, 9728);
 
     ASSERT_EQ(scene->mNumTextures, 1u);
     const aiTexture *tex = scene->GetEmbeddedTexture("*0");
