@@ -58,8 +58,11 @@ std::vector<std::string> ColumnNames(const rbxmesh::FacsData &facs, std::size_t 
 
 // The u16 code a version-2 matrix uses for 0 (the code nearest to it), or -1 when 0 is outside its range.
 std::int32_t ZeroCode(const rbxmesh::QuantizedMatrix &m) {
-    if (m.version != 2 || m.q.size() != m.values.size() || !(m.max > m.min) || m.min > 0 || m.max < 0) return -1;
+    if (m.version != 2 || m.q.size() != m.values.size() || !(m.max > m.min) || m.min > 0 || m.max < 0 ||
+        !std::isfinite(m.min) || !std::isfinite(m.max))
+        return -1;
     const double code = std::round(-static_cast<double>(m.min) * 65535.0 / (static_cast<double>(m.max) - m.min));
+    if (!std::isfinite(code)) return -1; // a range too wide for double (found by fuzzing)
     return static_cast<std::int32_t>(std::clamp(code, 0.0, 65535.0));
 }
 

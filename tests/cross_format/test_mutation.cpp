@@ -144,7 +144,7 @@ INSTANTIATE_TEST_SUITE_P(Files, Mutation, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<MutationCase> &info) { return info.param.name; });
 
 // Every input a fuzzer ever found a problem with (fuzz/regressions/<target>/, named by content hash) imports to
-// a scene or an error naming its format, under the suite's sanitizers.
+// a scene or an error naming its format, under the suite's sanitizers, and a scene exports to glb.
 TEST(FuzzRegressions, EveryPastFindingIsHandled) {
     const fs::path root = fs::path(GAMEFMT_SOURCE_DIR) / "fuzz" / "regressions";
     std::size_t files = 0;
@@ -160,6 +160,11 @@ TEST(FuzzRegressions, EveryPastFindingIsHandled) {
         if (scene == nullptr) {
             EXPECT_NE(std::string(importer->GetErrorString()).find(format), std::string::npos)
                 << entry.path() << ": " << importer->GetErrorString();
+        } else {
+            // and what it imports to is written by our glTF writer, as the fuzz targets do
+            const std::unique_ptr<Assimp::Exporter> exporter = MakeExporter();
+            EXPECT_NE(exporter->ExportToBlob(scene, "gamefmt-glb"), nullptr)
+                << entry.path() << ": " << exporter->GetErrorString();
         }
         ++files;
     }
