@@ -225,7 +225,7 @@ void BM_RbxImportNodesOnly(benchmark::State &state) {
     Report(state, *in);
 }
 
-// The imported place written as glb by gamefmt's static-scene glTF writer (what `gamefmt export place.glb`
+// The imported place written as glb by gamefmt's glTF writer (what `gamefmt export place.glb`
 // runs), timed alone: the import happens once, outside the loop. Bytes are counted, not kept.
 void BM_RbxExportGlb(benchmark::State &state) {
     const Input *in = Pick(state);

@@ -41,10 +41,8 @@ int AddFloats(draco::Mesh &mesh, draco::GeometryAttribute::Type type, int compon
 
 // The primitive's vertex data and triangles as a Draco mesh (identity point mapping), with the glTF attribute
 // each Draco attribute stands for.
-void Writer::fillDraco(const Prim &p, DracoInput &in) const {
+void Writer::fillDraco(const Prim &p, std::size_t n, DracoInput &in) const {
     const aiMesh &mesh = *mScene.mMeshes[p.mesh];
-    const std::size_t n =
-        mWelds.empty() || mWelds[p.mesh].order.empty() ? mesh.mNumVertices : mWelds[p.mesh].order.size();
     const auto bytesOf = [&](Kind kind, int aux, std::size_t length) {
         View v{kind, p.mesh, aux};
         v.length = length;
@@ -101,7 +99,7 @@ void Writer::fillDraco(const Prim &p, DracoInput &in) const {
 // (nothing laid out) when the stream would not be smaller than the plain data.
 bool Writer::layoutDraco(Prim &p) {
     DracoInput in;
-    fillDraco(p, in);
+    fillDraco(p, vertexCount(p.mesh), in); // welded like the plain views would be
     draco::Encoder encoder;
     for (const DracoAttribute &a : in.attributes) encoder.SetAttributeQuantization(a.type, a.bits);
     encoder.SetSpeedOptions(5, 5);
@@ -116,6 +114,7 @@ bool Writer::layoutDraco(Prim &p) {
     auto decoded = decoder.DecodeMeshFromBuffer(&encoded);
     if (!decoded.ok()) throw std::runtime_error("Draco cannot read back what it wrote");
     const std::size_t points = decoded.value()->num_points();
+    p.vertices = points;
     p.indexCount = std::size_t(decoded.value()->num_faces()) * 3;
 
     aiVector3D lo(0, 0, 0), hi(0, 0, 0);

@@ -95,7 +95,7 @@ struct Prim {
     unsigned mesh = 0;
     int xform = 0, skin = -1, mode = 4, material = -1;
     int position = -1, normal = -1, tangent = -1, indices = -1;
-    std::size_t indexCount = 0;
+    std::size_t vertices = 0, indexCount = 0; // as written: after welding, or as Draco decodes them
     std::vector<int> uvs, colors, joints, weights;
     struct Target {
         int position = -1, normal = -1;
@@ -191,7 +191,7 @@ private:
     std::size_t vertexCount(unsigned mesh); // after welding
     void layoutVertices(Prim &p);
     bool layoutDraco(Prim &p);
-    void fillDraco(const Prim &p, DracoInput &in) const;
+    void fillDraco(const Prim &p, std::size_t vertices, DracoInput &in) const;
     void compressViews();
     void markCompressible(unsigned view, unsigned stride, const char *mode) {
         mViews[view].stride = stride;

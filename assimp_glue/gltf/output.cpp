@@ -190,7 +190,7 @@ std::string Writer::nodesJson() {
 }
 
 std::string Writer::primitiveJson(const Prim &p, std::size_t targets) {
-    const std::size_t n = vertexCount(p.mesh);
+    const std::size_t n = p.vertices; // a zero target has as many elements as POSITION (Draco: as decoded)
     std::string out = "{\"attributes\":{\"POSITION\":" + std::to_string(p.position);
     if (p.normal >= 0) out += ",\"NORMAL\":" + std::to_string(p.normal);
     if (p.tangent >= 0) out += ",\"TANGENT\":" + std::to_string(p.tangent);
@@ -383,18 +383,14 @@ GltfWriteReport Writer::build(const std::string &binUri) {
     std::string &j = mJson;
     j = "{\"asset\":" + assetJson();
     if (!mLights.empty()) mExtensionsUsed.insert("KHR_lights_punctual");
-    if (!mExtensionsUsed.empty()) {
-        j += ",\"extensionsUsed\":[";
-        for (auto it = mExtensionsUsed.begin(); it != mExtensionsUsed.end(); ++it)
-            j += (it == mExtensionsUsed.begin() ? "" : ",") + JsonQuote(*it);
+    const auto names = [&j](const char *key, const std::set<std::string> &set) {
+        if (set.empty()) return;
+        j += std::string(",\"") + key + "\":[";
+        for (auto it = set.begin(); it != set.end(); ++it) j += (it == set.begin() ? "" : ",") + JsonQuote(*it);
         j += "]";
-    }
-    if (!mExtensionsRequired.empty()) {
-        j += ",\"extensionsRequired\":[";
-        for (auto it = mExtensionsRequired.begin(); it != mExtensionsRequired.end(); ++it)
-            j += (it == mExtensionsRequired.begin() ? "" : ",") + JsonQuote(*it);
-        j += "]";
-    }
+    };
+    names("extensionsUsed", mExtensionsUsed);
+    names("extensionsRequired", mExtensionsRequired);
     j += ",\"scene\":0,\"scenes\":[{\"nodes\":[";
     for (std::size_t r = 0; r < mRoots.size(); ++r) j += (r == 0 ? "" : ",") + std::to_string(mRoots[r]);
     j += "]}],\"nodes\":[" + nodes + "]";

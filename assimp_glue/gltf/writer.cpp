@@ -348,6 +348,7 @@ void Writer::layoutVertices(Prim &p) {
     if (mesh.mNumVertices == 0 || mesh.mVertices == nullptr)
         throw std::runtime_error("mesh '" + Str(mesh.mName) + "' has no vertices");
     const std::size_t n = vertexCount(p.mesh);
+    p.vertices = n;
     const Xform &x = mXforms[static_cast<std::size_t>(p.xform)];
     aiVector3D lo(0, 0, 0), hi(0, 0, 0);
     for (unsigned v = 0; v < mesh.mNumVertices; ++v) {

@@ -192,9 +192,9 @@ TEST(FuzzSeeds, ThroughTheCliPresetAndGlbExport) {
             const std::unique_ptr<Assimp::Importer> importer = MakeImporter();
             const aiScene *scene = importer->ReadFileFromMemory(f.bytes.data(), f.bytes.size(), 0, hint);
             if (scene == nullptr) continue; // e.g. the header-only seeds: an error is fine, a leak is not
-            // glb export of the raw scene (what `gamefmt export x y.glb` does) ...
+            // glb export of the raw scene with gamefmt's writer (what `gamefmt export x y.glb` does) ...
             const std::unique_ptr<Assimp::Exporter> exporter = MakeExporter();
-            exported += exporter->ExportToBlob(scene, "glb2") != nullptr ? 1 : 0;
+            exported += exporter->ExportToBlob(scene, "gamefmt-glb") != nullptr ? 1 : 0;
             // ... then the preset `gamefmt info` applies (skipped for incomplete scenes, as the CLI does).
             if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) == 0)
                 (void)importer->ApplyPostProcessing(aiProcessPreset_TargetRealtime_MaxQuality |

@@ -590,9 +590,36 @@ TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
     auto *raw = new aiScene;
     raw->mRootNode = Node("root");
     aiMesh *mesh = test::GridMesh(16, 1.0f, "Field");
-    test::SetMeshList(raw, {mesh, Triangle("Tiny")});
+    { // one more triangle touching the grid only at its corner vertex 0: a non-manifold vertex, which Draco's
+      // edgebreaker splits, so the decoded points (what every accessor of the primitive must count) are 259
+        const auto grow = [](aiVector3D *&array, const aiVector3D &a, const aiVector3D &b) {
+            auto *bigger = new aiVector3D[258];
+            std::copy(array, array + 256, bigger);
+            bigger[256] = a;
+            bigger[257] = b;
+            delete[] array;
+            array = bigger;
+        };
+        grow(mesh->mVertices, {-1, 0, -2}, {-2, 0, -1});
+        grow(mesh->mNormals, {0, 1, 0}, {0, 1, 0});
+        grow(mesh->mTextureCoords[0], {0, 0, 0}, {0, 0, 0});
+        mesh->mNumVertices = 258;
+        auto *faces = new aiFace[mesh->mNumFaces + 1];
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) std::swap(faces[f], mesh->mFaces[f]);
+        faces[mesh->mNumFaces].mNumIndices = 3;
+        faces[mesh->mNumFaces].mIndices = new unsigned[3]{0, 257, 256};
+        delete[] mesh->mFaces;
+        mesh->mFaces = faces;
+        ++mesh->mNumFaces;
+    }
+    aiMesh *morph = Triangle("Morph"); // one morph target: every primitive of the mesh then needs one
+    morph->mNumAnimMeshes = 1;
+    morph->mAnimMeshes = new aiAnimMesh *[1] { new aiAnimMesh };
+    morph->mAnimMeshes[0]->mNumVertices = 3;
+    morph->mAnimMeshes[0]->mVertices = new aiVector3D[3]{{0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
+    test::SetMeshList(raw, {mesh, Triangle("Tiny"), morph});
     test::AddMaterials(raw, 1);
-    test::SetMeshes(raw->mRootNode, {0, 1});
+    test::SetMeshes(raw->mRootNode, {0, 1, 2});
     const std::unique_ptr<aiScene> scene(raw);
     glue::GltfOptions options;
     options.draco = true;
@@ -612,9 +639,12 @@ TEST(GltfWriter, DracoPrimitivesDecodeToTheGeometry) {
     ASSERT_TRUE(decoded.ok());
     const draco::Mesh &dm = *decoded.value();
     EXPECT_EQ(dm.num_faces(), mesh->mNumFaces);
-    ASSERT_EQ(dm.num_points(), mesh->mNumVertices);
-    EXPECT_EQ(Item(g, "accessors", prim.get("attributes")->get("POSITION")->number).get("count")->number,
-              mesh->mNumVertices);
+    ASSERT_EQ(dm.num_points(), 259u);
+    EXPECT_EQ(Item(g, "accessors", prim.get("attributes")->get("POSITION")->number).get("count")->number, 259);
+    // The Draco primitive's zero morph target has as many elements as its (decoded) POSITION.
+    ASSERT_EQ(prim.get("targets")->items.size(), 1u);
+    EXPECT_EQ(Item(g, "accessors", prim.get("targets")->items[0].get("POSITION")->number).get("count")->number,
+              dm.num_points());
     const draco::PointAttribute *position =
         dm.GetAttributeByUniqueId(static_cast<std::uint32_t>(ext.get("attributes")->get("POSITION")->number));
     const draco::PointAttribute *uv =

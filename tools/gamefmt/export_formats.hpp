@@ -27,15 +27,15 @@ std::vector<ExportFormat> ListExportFormats(const Assimp::Exporter &exporter);
 const ExportFormat *FindFormatById(const std::vector<ExportFormat> &formats, const std::string &id);
 
 // The format to write a file with extension `extension` (case-insensitive, with or without the dot): ours
-// first, then the first matching entry (so "glb" gives glb2 and "gltf" gltf2). Null when none matches.
+// first, then the first matching entry (so "glb" gives gamefmt-glb and "gltf" gamefmt-gltf). Null when none matches.
 const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &formats, const std::string &extension);
 
 // Writes `scene` by calling the exporter directly where Exporter::Export's deep copy of the scene buys
 // nothing — for a 300,000-instance place that copy is 340 MB of nodes: gamefmt's Roblox model exporters
 // (no post-processing), and, for scenes without meshes, every Assimp exporter whose enforced steps only touch
-// meshes (3ds, collada, fbx, obj, …; not x, ply or stl). glb2/gltf2 of a static scene (glue::IsStaticScene:
-// nodes, triangle meshes, materials, embedded images, cameras, lights) go to gamefmt's streamed glTF writer
-// instead (glue::WriteStaticGltf: shared meshes stay shared, no empty buffer, cameras and lights kept).
+// meshes (3ds, collada, fbx, obj, …; not x, ply or stl), and gamefmt's glTF writer (gamefmt-glb/-gltf) when
+// every mesh has faces of one primitive type (glue::HasCleanPrimitives; otherwise its enforced Triangulate and
+// SortByPType need the copy).
 // Returns false (and writes nothing) otherwise; when true, `error` is empty on success.
 bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
                        const std::string &path, const Assimp::ExportProperties &properties, std::string &error);
