@@ -67,13 +67,15 @@ ZSTD_DCtx *ThreadZstdContext() {
 
 class Inflater {
 public:
-    explicit Inflater(const char *format, std::size_t baseOffset) : mFormat(format), mBase(baseOffset) {
+    // `gzip`: an RFC 1952 member (header, deflate data, CRC-32 and length, both verified) instead of zlib.
+    explicit Inflater(const char *format, std::size_t baseOffset, bool gzip = false)
+        : mFormat(format), mBase(baseOffset) {
         mStream.zalloc = Z_NULL;
         mStream.zfree = Z_NULL;
         mStream.opaque = Z_NULL;
         mStream.next_in = Z_NULL;
         mStream.avail_in = 0;
-        const int rc = inflateInit(&mStream);
+        const int rc = gzip ? inflateInit2(&mStream, 16 + MAX_WBITS) : inflateInit(&mStream);
         if (rc == Z_MEM_ERROR) throw std::bad_alloc();
         if (rc != Z_OK) throw FormatError(mFormat, "zlib inflateInit failed (" + to_string(rc) + ")", mBase);
     }
@@ -281,6 +283,22 @@ std::vector<std::uint8_t> InflateZlibUnknownSize(const std::uint8_t *data, std::
     return out;
 }
 
+bool LooksLikeGzip(const std::uint8_t *data, std::size_t size) noexcept {
+    return size >= 10 && data[0] == 0x1F && data[1] == 0x8B && data[2] == 8;
+}
+
+std::vector<std::uint8_t> InflateGzip(const std::uint8_t *data, std::size_t size, const char *format,
+                                      std::size_t baseOffset, const DecompressionLimits &limits) {
+    const std::uint64_t ceiling =
+        std::min<std::uint64_t>(DecompressionCeiling(size, limits), std::numeric_limits<std::size_t>::max());
+    const std::uint64_t guess =
+        std::max<std::uint64_t>(std::min<std::uint64_t>(std::uint64_t(size) * 4, 64 << 20), 4096);
+    std::vector<std::uint8_t> out(static_cast<std::size_t>(std::min(guess, ceiling)));
+    Inflater inflater(format, baseOffset, true);
+    out.resize(inflater.run(data, size, out, true, ceiling));
+    return out;
+}
+
 std::vector<std::uint8_t> CompressLz4Block(const std::uint8_t *data, std::size_t size, const char *format) {
     if (size > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE))
         throw FormatError(format, "cannot LZ4-compress " + to_string(size) + " bytes: the block format holds at most " +
@@ -314,13 +332,16 @@ std::vector<std::uint8_t> CompressZstdFrame(const std::uint8_t *data, std::size_
     return out;
 }
 
-std::vector<std::uint8_t> DeflateZlib(const std::uint8_t *data, std::size_t size, int level, const char *format) {
+namespace {
+std::vector<std::uint8_t> Deflate(const std::uint8_t *data, std::size_t size, int level, const char *format,
+                                  bool gzip) {
     if (level < -1 || level > 9) throw FormatError(format, "zlib level " + to_string(level) + " is outside -1 to 9");
     z_stream s{};
     s.zalloc = Z_NULL;
     s.zfree = Z_NULL;
     s.opaque = Z_NULL;
-    const int init = deflateInit(&s, level);
+    const int init =
+        gzip ? deflateInit2(&s, level, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) : deflateInit(&s, level);
     if (init == Z_MEM_ERROR) throw std::bad_alloc();
     if (init != Z_OK) throw FormatError(format, "zlib deflateInit failed (" + to_string(init) + ")");
     struct End {
@@ -352,6 +373,15 @@ std::vector<std::uint8_t> DeflateZlib(const std::uint8_t *data, std::size_t size
     }
     out.resize(produced);
     return out;
+}
+} // namespace
+
+std::vector<std::uint8_t> DeflateZlib(const std::uint8_t *data, std::size_t size, int level, const char *format) {
+    return Deflate(data, size, level, format, false);
+}
+
+std::vector<std::uint8_t> DeflateGzip(const std::uint8_t *data, std::size_t size, int level, const char *format) {
+    return Deflate(data, size, level, format, true);
 }
 
 } // namespace gamefmt

@@ -33,6 +33,8 @@ std::uint64_t DecompressionCeiling(std::uint64_t inputSize, const DecompressionL
 // Zstd: the frame magic 28 B5 2F FD. Zlib: a CMF/FLG pair with method 8 and a valid FCHECK.
 bool LooksLikeZstdFrame(const std::uint8_t *data, std::size_t size) noexcept;
 bool LooksLikeZlibStream(const std::uint8_t *data, std::size_t size) noexcept;
+// Gzip (RFC 1952): 1F 8B and method 8, at least a header's 10 bytes.
+bool LooksLikeGzip(const std::uint8_t *data, std::size_t size) noexcept;
 
 // ---------------------------------------------------------------- decompression
 // `expectedSize` is the decompressed size the file declares; `format` names the file format in errors
@@ -67,6 +69,12 @@ std::vector<std::uint8_t> InflateZlibUnknownSize(const std::uint8_t *data, std::
                                                  std::size_t baseOffset, const DecompressionLimits &limits,
                                                  std::size_t *streamEnd);
 
+// One gzip member (RFC 1952; CRC-32 and length verified), of undeclared size: grows like
+// InflateZlibUnknownSize up to the ceiling; bytes after the member are an error. Roblox's CDN serves assets
+// gzip-wrapped, and downloaded asset folders often keep them so.
+std::vector<std::uint8_t> InflateGzip(const std::uint8_t *data, std::size_t size, const char *format,
+                                      std::size_t baseOffset = 0, const DecompressionLimits &limits = {});
+
 // ---------------------------------------------------------------- compression
 // Errors (input too large for the library, invalid level) are FormatErrors without an offset.
 
@@ -81,6 +89,9 @@ std::vector<std::uint8_t> CompressZstdFrame(const std::uint8_t *data, std::size_
 // One zlib stream as compress2() writes it (window 15, memLevel 8, default strategy), so the bytes
 // match stock zlib at the same level. `level`: 0 to 9, or -1 for zlib's default (6).
 std::vector<std::uint8_t> DeflateZlib(const std::uint8_t *data, std::size_t size, int level = -1,
+                                      const char *format = "gamefmt");
+// The same data as one gzip member (no name, no time stamp: the bytes depend on the input only).
+std::vector<std::uint8_t> DeflateGzip(const std::uint8_t *data, std::size_t size, int level = -1,
                                       const char *format = "gamefmt");
 
 } // namespace gamefmt

@@ -102,4 +102,34 @@ std::vector<std::uint8_t> EncodePngRgba(const std::uint8_t *rgba, std::uint32_t 
     return out;
 }
 
+RgbaImage DecodePngRgba(const std::uint8_t *data, std::size_t size, std::uint64_t maxPixels, const char *format) {
+    png_image image;
+    std::memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (png_image_begin_read_from_memory(&image, data, size) == 0) {
+        const std::string why = image.message;
+        png_image_free(&image);
+        throw FormatError(format, "not a readable PNG (libpng: " + why + ")", 0);
+    }
+    const std::uint64_t pixels = std::uint64_t(image.width) * image.height;
+    if (pixels == 0 || pixels > maxPixels) {
+        png_image_free(&image);
+        throw FormatError(format,
+                          "a PNG of " + std::to_string(image.width) + "x" + std::to_string(image.height) +
+                              " pixels is over the limit of " + std::to_string(maxPixels),
+                          16);
+    }
+    image.format = PNG_FORMAT_RGBA;
+    RgbaImage out;
+    out.width = image.width;
+    out.height = image.height;
+    out.rgba.resize(static_cast<std::size_t>(pixels) * 4);
+    if (png_image_finish_read(&image, nullptr, out.rgba.data(), 0, nullptr) == 0) {
+        const std::string why = image.message;
+        png_image_free(&image);
+        throw FormatError(format, "corrupt PNG (libpng: " + why + ")", 0);
+    }
+    return out;
+}
+
 } // namespace gamefmt

@@ -17,4 +17,15 @@ inline constexpr std::uint32_t kPngMaxDimension = 1000000;
 std::vector<std::uint8_t> EncodePngRgba(const std::uint8_t *rgba, std::uint32_t width, std::uint32_t height,
                                         const char *format = "PNG");
 
+// A decoded image: width*height RGBA8 pixels, row 0 at the top.
+struct RgbaImage {
+    std::uint32_t width = 0, height = 0;
+    std::vector<std::uint8_t> rgba;
+};
+
+// Decodes a PNG (any colour type, converted to RGBA8) with libpng's simplified API. Throws FormatError(format,
+// ...) for a file libpng refuses or whose pixels would exceed `maxPixels`.
+RgbaImage DecodePngRgba(const std::uint8_t *data, std::size_t size, std::uint64_t maxPixels = std::uint64_t(1) << 26,
+                        const char *format = "PNG");
+
 } // namespace gamefmt

@@ -4,6 +4,7 @@
 #include "assimp_glue/common/io_util.hpp"
 #include "assimp_glue/common/scene_util.hpp"
 #include "common/ascii.hpp"
+#include "common/compression.hpp"
 #include "common/text_number.hpp"
 #include "importers/roblox_model/dom.hpp"
 
@@ -15,7 +16,8 @@
 namespace gamefmt::glue {
 namespace {
 
-constexpr std::uint64_t kMaxImageBytes = std::uint64_t(64) << 20;
+constexpr std::uint64_t kMaxAssetBytes = std::uint64_t(64) << 20;
+constexpr std::uint64_t kMaxInflatedBytes = std::uint64_t(256) << 20;
 
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
     if (s.size() < prefix.size()) return false;
@@ -102,11 +104,17 @@ RbxContentKey ParseContentUri(std::string_view uri) {
     return {};
 }
 
-std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key) {
+std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key,
+                                        RbxAssetKind kind) {
     std::vector<std::string> out;
     for (const std::string &dir : folders) {
         if (key.kind == RbxContentKey::Kind::Id) {
-            for (const char *ext : {"", ".png", ".jpg", ".jpeg"}) out.push_back(Join(dir, key.value + ext));
+            out.push_back(Join(dir, key.value));
+            if (kind == RbxAssetKind::Mesh) {
+                out.push_back(Join(dir, key.value + ".mesh"));
+            } else {
+                for (const char *ext : {".png", ".jpg", ".jpeg"}) out.push_back(Join(dir, key.value + ext));
+            }
         } else if (key.kind == RbxContentKey::Kind::Path) {
             for (const char *sub : {"", "content/", "PlatformContent/pc/", "ExtraContent/"})
                 out.push_back(Join(dir, sub + key.value));
@@ -122,6 +130,13 @@ std::string SniffImage(const std::uint8_t *data, std::size_t size) {
     return {};
 }
 
+std::string SniffAsset(const std::uint8_t *data, std::size_t size) {
+    std::string image = SniffImage(data, size);
+    if (!image.empty()) return image;
+    if (size >= 9 && std::memcmp(data, "version ", 8) == 0 && data[8] >= '0' && data[8] <= '9') return "mesh";
+    return {};
+}
+
 std::vector<std::string> SplitAssetFolders(std::string_view value) {
     std::vector<std::string> out;
     while (true) {
@@ -134,21 +149,29 @@ std::vector<std::string> SplitAssetFolders(std::string_view value) {
     return out;
 }
 
-RbxImageResolver MakeImageResolver(Assimp::IOSystem *io, std::vector<std::string> folders) {
+RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string> folders) {
     if (io == nullptr || folders.empty()) return nullptr;
-    return [io, folders = std::move(folders)](const std::string &uri) -> std::optional<RbxImage> {
+    return [io, folders = std::move(folders)](const std::string &uri, RbxAssetKind kind) -> std::optional<RbxAsset> {
         const RbxContentKey key = ParseContentUri(uri);
-        for (const std::string &path : CandidatePaths(folders, key)) {
+        for (const std::string &path : CandidatePaths(folders, key, kind)) {
             if (!io->Exists(path.c_str())) continue;
             try {
-                std::vector<std::uint8_t> bytes = ReadAll(io, path, rbx::kFormatName, kMaxImageBytes);
-                std::string format = SniffImage(bytes.data(), bytes.size());
-                if (format.empty()) {
-                    LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) +
-                            " is neither PNG nor JPEG; not used as an image");
+                std::vector<std::uint8_t> bytes = ReadAll(io, path, rbx::kFormatName, kMaxAssetBytes);
+                if (LooksLikeGzip(bytes.data(), bytes.size())) {
+                    DecompressionLimits limits;
+                    limits.maxOutput = kMaxInflatedBytes;
+                    bytes = InflateGzip(bytes.data(), bytes.size(), "Roblox asset (gzip)", 0, limits);
+                }
+                std::string format = SniffAsset(bytes.data(), bytes.size());
+                const bool fits = kind == RbxAssetKind::Mesh ? format == "mesh" : (format == "png" || format == "jpg");
+                if (!fits) {
+                    LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
+                            (format.empty() ? std::string("neither a Roblox mesh nor a PNG or JPEG image")
+                                            : "a " + format + " file") +
+                            "; not used as " + (kind == RbxAssetKind::Mesh ? "a mesh" : "an image"));
                     continue;
                 }
-                return RbxImage{std::move(bytes), std::move(format)};
+                return RbxAsset{std::move(bytes), std::move(format), path};
             } catch (const std::exception &e) {
                 LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) +
                         " cannot be read: " + e.what());

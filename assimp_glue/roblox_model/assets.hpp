@@ -25,20 +25,25 @@ struct RbxContentKey {
 };
 RbxContentKey ParseContentUri(std::string_view uri);
 
-// The files an image key may be, in the order they are tried, under each folder of `folders`: an id is
-// "<dir>/<id>", then ".png", ".jpg", ".jpeg"; a path is "<dir>/<path>", "<dir>/content/<path>",
+// The files a key may be, in the order they are tried, under each folder of `folders`: an id is "<dir>/<id>",
+// then ".png", ".jpg", ".jpeg" (images) or ".mesh" (meshes); a path is "<dir>/<path>", "<dir>/content/<path>",
 // "<dir>/PlatformContent/pc/<path>", "<dir>/ExtraContent/<path>".
-std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key);
+std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key,
+                                        RbxAssetKind kind = RbxAssetKind::Image);
 
 // "png" or "jpg" when the bytes start like a PNG or a JPEG file; empty otherwise.
 std::string SniffImage(const std::uint8_t *data, std::size_t size);
 
+// "png", "jpg", "mesh" (a Roblox mesh: "version " then a digit) or empty.
+std::string SniffAsset(const std::uint8_t *data, std::size_t size);
+
 // The asset folders of a GAMEFMT_RBX_ASSET_DIR value: separated by ';' (or new lines), blanks dropped.
 std::vector<std::string> SplitAssetFolders(std::string_view value);
 
-// A resolver for AddRobloxGeometry that reads images from `folders` through `io` (which must outlive it).
-// Files larger than 64 MiB, unreadable files and files that are neither PNG nor JPEG are skipped with a
-// warning.
-RbxImageResolver MakeImageResolver(Assimp::IOSystem *io, std::vector<std::string> folders);
+// A resolver for AddRobloxGeometry that reads assets from `folders` through `io` (which must outlive it).
+// A gzip-wrapped file is inflated first (one level, at most 256 MiB and 1024× its size). Files larger than
+// 64 MiB, unreadable files, corrupt gzip and files that are not what was asked for (an image for a mesh, a
+// mesh for an image, anything else) are skipped with a warning; the next candidate is tried.
+RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string> folders);
 
 } // namespace gamefmt::glue

@@ -4,8 +4,11 @@
 #include "assimp_glue/roblox_model/geometry.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/roblox_model/mesh_assets.hpp"
 #include "common/bit_cast.hpp"
+#include "common/error.hpp"
 #include "common/flat_index_map.hpp"
+#include "common/png.hpp"
 #include "common/text_number.hpp"
 #include "gamefmt/roblox_model.hpp"
 #include "importers/roblox_model/appearance.hpp"
@@ -146,8 +149,9 @@ std::string MaterialWord(std::uint32_t material) {
 
 class GeometryBuilder {
 public:
-    GeometryBuilder(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxGeometryOptions &options)
-        : mDoc(doc), mNodes(nodes), mOptions(options), mLooks(doc) {}
+    GeometryBuilder(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxGeometryOptions &options,
+                    UniqueNames *names)
+        : mDoc(doc), mNodes(nodes), mOptions(options), mNames(names), mLooks(doc) {}
 
     void run(const std::vector<std::uint32_t> &order, bool isPlace);
     void finish(aiScene *scene);
@@ -158,6 +162,13 @@ private:
     void addLight(std::uint32_t index, std::uint32_t parent);
     void addCamera(std::uint32_t index);
     unsigned partMaterial(const rbx::Look &look);
+    std::unique_ptr<aiMaterial> lookMaterial(const std::string &name, const rbx::Look &look, const aiColor4D &colour);
+    const RbxMeshTemplate *meshAsset(const std::string &uri);
+    void addMeshInstance(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look,
+                         const RbxMeshTemplate &t);
+    unsigned meshMaterial(const rbx::Look &look, const rbx::PartGeometry &g);
+    int metalRoughnessImage(int metal, int rough);
+    void appendChild(std::uint32_t index, aiNode *child);
     unsigned decalMaterial(const rbx::DecalInfo &decal, unsigned image);
     int embeddedImage(const std::string &uri);
     bool attachExisting(const MeshKey &key, std::uint32_t index);
@@ -169,6 +180,7 @@ private:
     const rbx::Document &mDoc;
     const std::vector<aiNode *> &mNodes;
     const RbxGeometryOptions &mOptions;
+    UniqueNames *mNames;
     Appearance mLooks;
     rbx::ShapeMesh mScratch;
 
@@ -181,11 +193,16 @@ private:
     FlatIndexMap<LookKey, LookKeyHash> mLookIndex;
     std::vector<unsigned> mLookMaterial; // mLookIndex index → material
     std::map<std::string, unsigned> mDecalLookIndex;
-    std::map<std::string, int> mImageIndex; // URI → embedded texture, -1 when unresolved
+    std::map<std::string, int> mImageIndex;                              // URI → embedded texture, -1 when unresolved
+    std::map<std::string, std::unique_ptr<RbxMeshTemplate>> mMeshAssets; // URI → LOD 0, null when not loadable
+    std::map<std::string, unsigned> mMeshInstanceIndex;  // URI, placement and material → mesh (unskinned)
+    std::map<std::string, unsigned> mMeshLookIndex;      // look and maps → material
+    std::map<std::pair<int, int>, int> mMetalRoughIndex; // metalness, roughness image → combined image
 
     std::vector<bool> mIsPart; // instances with geometry of their own (drawn or not), in scope
     std::size_t mPlaceholders = 0, mApproximated = 0, mUnresolvedImages = 0, mUnknownBrickColors = 0;
     std::size_t mSkippedInvisible = 0, mNonFinite = 0;
+    std::size_t mMeshesLoaded = 0, mBadMeshes = 0, mUncombinedMaps = 0;
 };
 
 void GeometryBuilder::run(const std::vector<std::uint32_t> &order, bool isPlace) {
@@ -223,6 +240,18 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, c
     }
     if (look.unknownBrickColor != 0) ++mUnknownBrickColors;
     if (g.approximated) ++mApproximated;
+    const RbxMeshTemplate *asset = g.asset != rbx::MeshAsset::None && !g.uri.empty() ? meshAsset(g.uri) : nullptr;
+    if (asset != nullptr) {
+        MetadataBuilder md;
+        md.add(kRbxGeometry, "mesh");
+        annotate(index, md);
+        if (mOptions.skipInvisible && look.transparency >= 1) {
+            ++mSkippedInvisible;
+            return;
+        }
+        addMeshInstance(index, g, look, *asset);
+        return;
+    }
     if (g.source == GeometrySource::Placeholder) {
         ++mPlaceholders;
         MetadataBuilder md;
@@ -356,6 +385,16 @@ unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
     if (look.transparency > 0) name += "_t" + FormatFloat(look.transparency);
     if (look.reflectance > 0) name += "_r" + FormatFloat(look.reflectance);
     const aiColor4D colour(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
+    const auto index = static_cast<unsigned>(mMaterials.size());
+    mMaterials.push_back(lookMaterial(name, look, colour));
+    mLookMaterial.push_back(index);
+    return index;
+}
+
+// The material of a look whose colour is `colour` (sRGB): opacity, reflectivity, PBR factors per Material,
+// emissive for Neon and ForceField, $rbx.material and $rbx.materialName.
+std::unique_ptr<aiMaterial> GeometryBuilder::lookMaterial(const std::string &name, const rbx::Look &look,
+                                                          const aiColor4D &colour) {
     std::unique_ptr<aiMaterial> m = ColourMaterial(name, colour.r, colour.g, colour.b);
     // Opacity 1 and reflectivity 0 are Assimp's defaults: only other values are stored.
     float opacity = 1 - look.transparency;
@@ -375,18 +414,15 @@ unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
     m->AddProperty(&materialValue, 1, "$rbx.material", 0, 0);
     const aiString materialName(MaterialWord(look.material));
     m->AddProperty(&materialName, "$rbx.materialName", 0, 0);
-    const auto index = static_cast<unsigned>(mMaterials.size());
-    mMaterials.push_back(std::move(m));
-    mLookMaterial.push_back(index);
-    return index;
+    return m;
 }
 
 int GeometryBuilder::embeddedImage(const std::string &uri) {
     const auto found = mImageIndex.find(uri);
     if (found != mImageIndex.end()) return found->second;
     int index = -1;
-    if (mOptions.images) {
-        if (std::optional<RbxImage> image = mOptions.images(uri)) {
+    if (mOptions.assets) {
+        if (std::optional<RbxAsset> image = mOptions.assets(uri, RbxAssetKind::Image)) {
             auto texture = std::make_unique<aiTexture>();
             texture->mWidth = static_cast<unsigned>(image->bytes.size());
             texture->mHeight = 0; // compressed: mWidth bytes of PNG or JPEG
@@ -401,6 +437,223 @@ int GeometryBuilder::embeddedImage(const std::string &uri) {
     if (index < 0) ++mUnresolvedImages;
     mImageIndex.emplace(uri, index);
     return index;
+}
+
+// LOD 0 of the mesh `uri` names, read once; null when it does not resolve or does not read (one warning per URI).
+const RbxMeshTemplate *GeometryBuilder::meshAsset(const std::string &uri) {
+    const auto found = mMeshAssets.find(uri);
+    if (found != mMeshAssets.end()) return found->second.get();
+    std::unique_ptr<RbxMeshTemplate> t;
+    if (mOptions.assets) {
+        if (std::optional<RbxAsset> file = mOptions.assets(uri, RbxAssetKind::Mesh)) {
+            try {
+                t = LoadRbxMeshTemplate(file->bytes.data(), file->bytes.size());
+                ++mMeshesLoaded;
+            } catch (const FormatError &e) {
+                ++mBadMeshes;
+                LogWarn(std::string(rbx::kFormatName) + ": mesh asset " + SanitizeForAiString(file->path, 300) +
+                        " (for " + SanitizeForAiString(uri, 200) +
+                        ") cannot be read, drawn as a placeholder box: " + e.what());
+            }
+        }
+    }
+    return mMeshAssets.emplace(uri, std::move(t)).first->second.get();
+}
+
+// §5.3: a MeshPart's mesh is centred (when its bounds are off the origin) and scaled by size / InitialSize
+// (InitialSize absent or not positive: the mesh's own extent); a FileMesh's is v∘Scale + Offset.
+void GeometryBuilder::addMeshInstance(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look,
+                                      const RbxMeshTemplate &t) {
+    aiVector3D scale(1, 1, 1), shift;
+    if (g.asset == rbx::MeshAsset::MeshPart) {
+        const aiVector3D extent = t.max - t.min;
+        const aiVector3D centre = (t.max + t.min) * 0.5f;
+        const bool initialKnown =
+            g.initialSize.x > 0 && g.initialSize.y > 0 && g.initialSize.z > 0 && Finite(g.initialSize);
+        const aiVector3D initial =
+            initialKnown ? aiVector3D(g.initialSize.x, g.initialSize.y, g.initialSize.z) : extent;
+        const auto ratio = [](float size, float base) { return base > 0 ? size / base : 1.0f; };
+        scale = aiVector3D(ratio(g.size.x, initial.x), ratio(g.size.y, initial.y), ratio(g.size.z, initial.z));
+        const aiVector3D c = centre.Length() > 1e-3f ? centre : aiVector3D();
+        shift = aiVector3D(-c.x * scale.x, -c.y * scale.y, -c.z * scale.z);
+    } else {
+        scale = aiVector3D(g.meshScale.x, g.meshScale.y, g.meshScale.z);
+        shift = aiVector3D(g.offset.x, g.offset.y, g.offset.z);
+    }
+    if (!std::isfinite(scale.x) || !std::isfinite(scale.y) || !std::isfinite(scale.z) || !std::isfinite(shift.x) ||
+        !std::isfinite(shift.y) || !std::isfinite(shift.z)) {
+        ++mNonFinite;
+        return;
+    }
+    const unsigned material = meshMaterial(look, g);
+    std::string name = g.uri;
+    const std::size_t slash = name.find_last_of("/=");
+    if (slash != std::string::npos && slash + 1 < name.size()) name = name.substr(slash + 1);
+    name = "mesh " + SanitizeForAiString(name, 100);
+    if (t.skinned()) {
+        // Each skinned instance has its own skeleton under its node, and so its own copy of the mesh.
+        std::unique_ptr<aiMesh> mesh = PlaceRbxMesh(t, scale, shift, material, name);
+        UniqueNames local;
+        aiNode *skeleton = PlaceRbxSkeleton(t, scale, shift, mNames != nullptr ? *mNames : local, *mesh);
+        const auto meshIndex = static_cast<unsigned>(mMeshes.size());
+        mMeshes.push_back(std::move(mesh));
+        attach(index, meshIndex);
+        appendChild(index, skeleton);
+        return;
+    }
+    std::string key = g.uri;
+    for (float v : {scale.x, scale.y, scale.z, shift.x, shift.y, shift.z}) key += ' ' + std::to_string(Bits(v));
+    key += ' ' + std::to_string(material);
+    const auto found = mMeshInstanceIndex.find(key);
+    if (found != mMeshInstanceIndex.end()) {
+        attach(index, found->second);
+        return;
+    }
+    const auto meshIndex = static_cast<unsigned>(mMeshes.size());
+    mMeshes.push_back(PlaceRbxMesh(t, scale, shift, material, name));
+    mMeshInstanceIndex.emplace(std::move(key), meshIndex);
+    attach(index, meshIndex);
+}
+
+// A mesh's material: the part's look when it has no image; otherwise the look with its images (§5.5): the
+// SurfaceAppearance's ColorMap, else the part's texture, as base colour (the colour white, or the FileMesh's
+// VertexColor / the SurfaceAppearance's Color as a tint), NormalMap, and MetalnessMap + RoughnessMap combined
+// into glTF's metallic-roughness image (PNG; each also as Assimp's METALNESS / DIFFUSE_ROUGHNESS texture).
+unsigned GeometryBuilder::meshMaterial(const rbx::Look &look, const rbx::PartGeometry &g) {
+    int colourMap = -1, normalMap = -1, metal = -1, rough = -1;
+    rbx::Color3 tint{1, 1, 1};
+    if (g.surfaceAppearance != kNoInstance) {
+        if (const std::optional<rbx::SurfaceMaps> sa = mLooks.surfaceMaps(g.surfaceAppearance)) {
+            if (!sa->color.empty()) colourMap = embeddedImage(sa->color);
+            if (!sa->normal.empty()) normalMap = embeddedImage(sa->normal);
+            if (!sa->metalness.empty()) metal = embeddedImage(sa->metalness);
+            if (!sa->roughness.empty()) rough = embeddedImage(sa->roughness);
+            tint = sa->tint;
+        }
+    }
+    if (colourMap < 0 && !g.textureUri.empty()) {
+        colourMap = embeddedImage(g.textureUri);
+        if (g.asset == rbx::MeshAsset::FileMesh) tint = {g.vertexColor.x, g.vertexColor.y, g.vertexColor.z};
+    }
+    if (colourMap < 0 && normalMap < 0 && metal < 0 && rough < 0) return partMaterial(look);
+
+    const rbx::Color3uint8 tintBytes{ToByte(tint.r), ToByte(tint.g), ToByte(tint.b)};
+    std::string key = std::to_string(look.material) + ' ' + std::to_string(Bits(look.transparency)) + ' ' +
+                      std::to_string(Bits(look.reflectance)) + ' ' + Hex6(look.color) + ' ' + Hex6(tintBytes);
+    for (int image : {colourMap, normalMap, metal, rough}) key += ' ' + std::to_string(image);
+    const auto found = mMeshLookIndex.find(key);
+    if (found != mMeshLookIndex.end()) return found->second;
+
+    std::string name = "rbx_" + MaterialWord(look.material) + "_" +
+                       (colourMap >= 0 ? Hex6(tintBytes) : Hex6(look.color)) + "_tex" +
+                       std::to_string(mMeshLookIndex.size());
+    const aiColor4D colour = colourMap >= 0
+                                 ? aiColor4D(tint.r, tint.g, tint.b, 1.0f)
+                                 : aiColor4D(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
+    std::unique_ptr<aiMaterial> m = lookMaterial(name, look, colour);
+    const auto image = [](int i) { return aiString("*" + std::to_string(i)); };
+    if (colourMap >= 0) {
+        const aiString path = image(colourMap);
+        m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_DIFFUSE, 0));
+        m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_BASE_COLOR, 0));
+    }
+    if (normalMap >= 0) {
+        const aiString path = image(normalMap);
+        m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_NORMALS, 0));
+    }
+    if (metal >= 0) {
+        const aiString path = image(metal);
+        m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_METALNESS, 0));
+    }
+    if (rough >= 0) {
+        const aiString path = image(rough);
+        m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_DIFFUSE_ROUGHNESS, 0));
+    }
+    if (metal >= 0 || rough >= 0) {
+        const int combined = metalRoughnessImage(metal, rough);
+        if (combined >= 0) {
+            // The maps hold the values: the factors multiply them (glTF 2.0 §3.9.2).
+            const float one = 1.0f, metallic = metal >= 0 ? 1.0f : 0.0f;
+            m->RemoveProperty(AI_MATKEY_METALLIC_FACTOR);
+            m->RemoveProperty(AI_MATKEY_ROUGHNESS_FACTOR);
+            m->AddProperty(&metallic, 1, AI_MATKEY_METALLIC_FACTOR);
+            m->AddProperty(&one, 1, AI_MATKEY_ROUGHNESS_FACTOR);
+            const aiString path = image(combined);
+            m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_UNKNOWN, 0)); // glTF metallicRoughnessTexture
+        }
+    }
+    const auto index = static_cast<unsigned>(mMaterials.size());
+    mMaterials.push_back(std::move(m));
+    mMeshLookIndex.emplace(std::move(key), index);
+    return index;
+}
+
+// glTF's metallic-roughness image (G roughness, B metalness) from Roblox's two grey maps, as a new embedded
+// PNG; -1 (counted in a warning) when a map is not a PNG or does not decode. A missing map is 0 metal / 1 rough.
+int GeometryBuilder::metalRoughnessImage(int metal, int rough) {
+    const auto found = mMetalRoughIndex.find({metal, rough});
+    if (found != mMetalRoughIndex.end()) return found->second;
+    int index = -1;
+    try {
+        RgbaImage maps[2];
+        const int sources[2] = {metal, rough};
+        std::uint32_t width = 1, height = 1;
+        for (int k = 0; k < 2; ++k) {
+            if (sources[k] < 0) continue;
+            const aiTexture &t = *mTextures[static_cast<std::size_t>(sources[k])];
+            if (std::string_view(t.achFormatHint) != "png")
+                throw FormatError("Roblox SurfaceAppearance", "metalness/roughness map is not a PNG");
+            maps[k] = DecodePngRgba(reinterpret_cast<const std::uint8_t *>(t.pcData), t.mWidth, std::uint64_t(1) << 24,
+                                    "Roblox SurfaceAppearance map");
+            width = std::max(width, maps[k].width);
+            height = std::max(height, maps[k].height);
+        }
+        std::vector<std::uint8_t> rgba(std::size_t(width) * height * 4);
+        const auto sample = [&](const RgbaImage &m, std::uint32_t x, std::uint32_t y, std::uint8_t fallback) {
+            if (m.rgba.empty()) return fallback;
+            const std::uint64_t sx = std::uint64_t(x) * m.width / width, sy = std::uint64_t(y) * m.height / height;
+            return m.rgba[static_cast<std::size_t>((sy * m.width + sx) * 4)]; // grey: the red channel
+        };
+        for (std::uint32_t y = 0; y < height; ++y) {
+            for (std::uint32_t x = 0; x < width; ++x) {
+                std::uint8_t *px = &rgba[(std::size_t(y) * width + x) * 4];
+                px[0] = 0;
+                px[1] = sample(maps[1], x, y, 255);
+                px[2] = sample(maps[0], x, y, 0);
+                px[3] = 255;
+            }
+        }
+        const std::vector<std::uint8_t> png = EncodePngRgba(rgba.data(), width, height, "Roblox SurfaceAppearance");
+        auto texture = std::make_unique<aiTexture>();
+        texture->mWidth = static_cast<unsigned>(png.size());
+        texture->mHeight = 0;
+        texture->pcData = new aiTexel[(png.size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)]();
+        std::memcpy(texture->pcData, png.data(), png.size());
+        std::snprintf(texture->achFormatHint, sizeof texture->achFormatHint, "png");
+        texture->mFilename = ToAiString("metallicRoughness " + std::to_string(metal) + " " + std::to_string(rough));
+        index = static_cast<int>(mTextures.size());
+        mTextures.push_back(std::move(texture));
+    } catch (const FormatError &) {
+        ++mUncombinedMaps;
+    }
+    mMetalRoughIndex.emplace(std::make_pair(metal, rough), index);
+    return index;
+}
+
+void GeometryBuilder::appendChild(std::uint32_t index, aiNode *child) {
+    aiNode *node = mNodes[index];
+    if (child == nullptr) return;
+    if (node == nullptr) {
+        delete child;
+        return;
+    }
+    auto **children = new aiNode *[node->mNumChildren + 1];
+    for (unsigned i = 0; i < node->mNumChildren; ++i) children[i] = node->mChildren[i];
+    children[node->mNumChildren] = child;
+    delete[] node->mChildren;
+    node->mChildren = children;
+    ++node->mNumChildren;
+    child->mParent = node;
 }
 
 unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned image) {
@@ -491,15 +744,26 @@ void GeometryBuilder::warnings() const {
     if (mPlaceholders != 0)
         LogWarn(prefix + std::to_string(mPlaceholders) +
                 " MeshPart(s), FileMesh(es) or union(s) drawn as placeholder boxes of their size (their meshes are "
-                "not in the file; the asset URI is in node metadata rbx.unresolved)");
+                "not in the file and not in the asset folders, GAMEFMT_RBX_ASSET_DIR / --asset-dir; the asset URI "
+                "is in node metadata rbx.unresolved; `gamefmt assets --missing` lists them)");
     if (mApproximated != 0)
         LogWarn(prefix + std::to_string(mApproximated) +
                 " SpecialMesh(es) of type Head, Torso, Prism, Pyramid, ramp or CornerWedge drawn as the nearest "
                 "simple shape");
+    if (mMeshesLoaded != 0)
+        LogInfo(prefix + std::to_string(mMeshesLoaded) + " mesh asset(s) loaded from the asset folders");
+    if (mBadMeshes != 0)
+        LogWarn(prefix + std::to_string(mBadMeshes) +
+                " mesh asset file(s) found but not readable as Roblox meshes; their parts are placeholder boxes");
+    if (mUncombinedMaps != 0)
+        LogWarn(prefix + std::to_string(mUncombinedMaps) +
+                " SurfaceAppearance metalness/roughness map pair(s) not combined into a glTF metallic-roughness "
+                "image (a map is not a readable PNG); they stay as METALNESS / DIFFUSE_ROUGHNESS textures");
     if (mUnresolvedImages != 0)
         LogWarn(prefix + std::to_string(mUnresolvedImages) +
-                " decal/texture image(s) not found (give the folder of downloaded assets with GAMEFMT_RBX_ASSET_DIR "
-                "/ --rbx-asset-dir): those decals are left out, their URI in node metadata rbx.unresolved");
+                " image(s) not found (give the folder of downloaded assets with GAMEFMT_RBX_ASSET_DIR / --asset-dir): "
+                "decals without their image are left out, their URI in node metadata rbx.unresolved; meshes are "
+                "drawn in their part's colour");
     if (mNonFinite != 0)
         LogWarn(prefix + std::to_string(mNonFinite) +
                 " part(s) whose size or mesh offset is not a finite number have no geometry (their nodes stay)");
@@ -530,9 +794,9 @@ void GeometryBuilder::finish(aiScene *scene) {
 
 void AddRobloxGeometry(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
                        const std::vector<std::uint32_t> &order, bool isPlace, const RbxGeometryOptions &options,
-                       aiScene *scene) {
+                       aiScene *scene, UniqueNames *names) {
     if (!options.enabled) return;
-    GeometryBuilder builder(doc, nodes, options);
+    GeometryBuilder builder(doc, nodes, options, names);
     builder.run(order, isPlace);
     builder.finish(scene);
 }

@@ -20,6 +20,8 @@ struct Document;
 
 namespace gamefmt::glue {
 
+class UniqueNames;
+
 // Which instances get geometry (GAMEFMT_RBX_GEOMETRY_SCOPE).
 enum class RbxGeometryScope : std::uint8_t {
     Auto,      // Workspace for places, everything for models
@@ -27,13 +29,19 @@ enum class RbxGeometryScope : std::uint8_t {
     All,       // every part in the file
 };
 
-// An image found for a content URI (GAMEFMT_RBX_ASSET_DIR): its bytes and "png" or "jpg".
-struct RbxImage {
+// What an asset is asked for as.
+enum class RbxAssetKind : std::uint8_t { Image, Mesh };
+
+// An asset found for a content URI (GAMEFMT_RBX_ASSET_DIR): its bytes (gzip already inflated) and what they
+// are, sniffed: "png", "jpg" or "mesh".
+struct RbxAsset {
     std::vector<std::uint8_t> bytes;
     std::string format;
+    std::string path; // the file it came from
 };
-// Finds the image a content URI names, or nullopt (the URI then stays in the material as $rbx.textureUri).
-using RbxImageResolver = std::function<std::optional<RbxImage>(const std::string &uri)>;
+// Finds the asset of `kind` a content URI names, or nullopt (the URI then stays unresolved: in the material as
+// $rbx.textureUri, or as a placeholder box with rbx.unresolved).
+using RbxAssetResolver = std::function<std::optional<RbxAsset>(const std::string &uri, RbxAssetKind kind)>;
 
 struct RbxGeometryOptions {
     bool enabled = true;
@@ -41,7 +49,7 @@ struct RbxGeometryOptions {
     bool skipInvisible = false; // GAMEFMT_RBX_SKIP_INVISIBLE: no mesh for Transparency >= 1
     unsigned segments = 24;     // GAMEFMT_RBX_SEGMENTS: around cylinders and spheres
     bool sun = false;           // GAMEFMT_RBX_SUN: a directional light from Lighting's time and latitude
-    RbxImageResolver images;    // null: every image URI is unresolved
+    RbxAssetResolver assets;    // null: every asset URI is unresolved
 };
 
 // Adds the geometry of `doc` to `scene`, whose node for instance i is `nodes[i]` (null when the instance is
@@ -49,9 +57,11 @@ struct RbxGeometryOptions {
 // Sets meshes, materials, textures, lights and cameras on `scene` and mesh indices on the nodes; placeholders
 // get node metadata rbx.geometry = "placeholder" and rbx.unresolved = their asset URI. Warnings go to
 // Assimp's logger (one per kind of problem, with a count).
+// MeshParts and FileMeshes whose mesh resolves through `options.assets` get the real mesh (rbx.geometry =
+// "mesh"); a skinned one gets its skeleton as a child node, named through `names` (the scene's unique names).
 void AddRobloxGeometry(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
                        const std::vector<std::uint32_t> &order, bool isPlace, const RbxGeometryOptions &options,
-                       aiScene *scene);
+                       aiScene *scene, UniqueNames *names = nullptr);
 
 // The sun of the place's top-level Lighting as a directional light named `nodeName` (shining along the
 // direction Appearance::sun gives, colour white × Lighting.Brightness); null when there is no Lighting or the

@@ -79,8 +79,8 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     for (const std::string &folder : mAssetFolders)
         if (!FolderExists(io, folder))
             throw FormatError("Roblox model", "asset folder \"" + SanitizeForAiString(folder, 200) +
-                                                  "\" (GAMEFMT_RBX_ASSET_DIR, --rbx-asset-dir) does not exist");
-    options.geometry.images = MakeImageResolver(io, mAssetFolders);
+                                                  "\" (GAMEFMT_RBX_ASSET_DIR, --asset-dir) does not exist");
+    options.geometry.assets = MakeAssetResolver(io, mAssetFolders);
     ImportRobloxModel(bytes.data(), bytes.size(), read, options, scene);
     FinishImportedScene(scene, rbx::kFormatName, limits());
 }

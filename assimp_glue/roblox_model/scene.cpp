@@ -283,7 +283,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     scene->mRootNode->mChildren = CopyToNewArray(rootChildren);
 
     const bool place = IsPlace(doc);
-    AddRobloxGeometry(doc, nodes, order, place, options.geometry, scene);
+    AddRobloxGeometry(doc, nodes, order, place, options.geometry, scene, &names);
     if (sun) AppendLight(scene, std::move(sun));
     // Assimp accepts a scene without meshes only when it says so.
     if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;

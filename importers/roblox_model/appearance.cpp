@@ -69,7 +69,13 @@ constexpr const char *kSlotNames[] = {"size",          "Size",
                                       "Enabled",       "Shadows",
                                       "CurrentCamera", "FieldOfView",
                                       "CFrame",        "TimeOfDay",
-                                      "ClockTime",     "GeographicLatitude"};
+                                      "ClockTime",     "GeographicLatitude",
+                                      "InitialSize",   "TextureID",
+                                      "TextureId",     "VertexColor",
+                                      "ColorMap",      "ColorMapContent",
+                                      "NormalMap",     "NormalMapContent",
+                                      "MetalnessMap",  "MetalnessMapContent",
+                                      "RoughnessMap",  "RoughnessMapContent"};
 static_assert(std::size(kSlotNames) == Appearance::kSlotCount, "one name per slot");
 } // namespace
 
@@ -108,6 +114,7 @@ Appearance::Appearance(const Document &doc)
         {"PointLight", ClassKind::PointLight},
         {"SpotLight", ClassKind::SpotLight},
         {"SurfaceLight", ClassKind::SurfaceLight},
+        {"SurfaceAppearance", ClassKind::SurfaceAppearance},
     };
     for (const auto &[name, kind] : kClasses)
         if (const auto id = doc.names.find(name); id && *id < mKindOfName.size()) mKindOfName[*id] = kind;
@@ -220,7 +227,16 @@ PartGeometry Appearance::geometry(std::uint32_t index, Look *look) const {
     if (kind == ClassKind::MeshPart) {
         g.source = GeometrySource::Placeholder;
         g.stands = "mesh";
+        g.asset = MeshAsset::MeshPart;
         g.uri = FirstUri({p.at[kMeshContent], p.at[kMeshId], p.at[kMeshIdUpper]});
+        g.textureUri = FirstUri({p.at[kTextureContent], p.at[kTextureID], p.at[kTextureId]});
+        if (const std::optional<Vector3> initial = Vector3Of(p.at[kInitialSize])) g.initialSize = *initial;
+        for (std::uint32_t child : mDoc.instances[index].children) {
+            if (kindOf(child) == ClassKind::SurfaceAppearance) {
+                g.surfaceAppearance = child;
+                break;
+            }
+        }
         return g;
     }
     if (kind == ClassKind::Union) {
@@ -263,8 +279,12 @@ void Appearance::applyMeshChild(std::uint32_t part, PartGeometry &g) const {
         if (cls == ClassKind::FileMesh || (cls == ClassKind::SpecialMesh && type == 5)) {
             g.source = GeometrySource::Placeholder;
             g.stands = "mesh";
+            g.asset = MeshAsset::FileMesh;
             g.shape = ShapeKind::Box;
             g.uri = FirstUri({p.at[kMeshContent], p.at[kMeshId]});
+            g.textureUri = FirstUri({p.at[kTextureContent], p.at[kTextureId], p.at[kTextureID]});
+            g.meshScale = scale;
+            g.vertexColor = Vector3Of(p.at[kVertexColor]).value_or(Vector3{1, 1, 1});
             return;
         }
         g.size = {g.size.x * std::fabs(scale.x), g.size.y * std::fabs(scale.y), g.size.z * std::fabs(scale.z)};
@@ -343,6 +363,18 @@ std::optional<DecalInfo> Appearance::decal(std::uint32_t index) const {
     d.mapping.offsetV = FloatOr(p.at[kOffsetV], 0);
     if (const auto *z = ValueOf<std::int32_t>(p.at[kZIndex])) d.zIndex = *z;
     return d;
+}
+
+std::optional<SurfaceMaps> Appearance::surfaceMaps(std::uint32_t index) const {
+    if (kindOf(index) != ClassKind::SurfaceAppearance) return std::nullopt;
+    const Props p = gather(index);
+    SurfaceMaps m;
+    m.color = FirstUri({p.at[kColorMapContent], p.at[kColorMap]});
+    m.normal = FirstUri({p.at[kNormalMapContent], p.at[kNormalMap]});
+    m.metalness = FirstUri({p.at[kMetalnessMapContent], p.at[kMetalnessMap]});
+    m.roughness = FirstUri({p.at[kRoughnessMapContent], p.at[kRoughnessMap]});
+    if (const auto *c = ValueOf<Color3>(p.at[kColor])) m.tint = *c;
+    return m;
 }
 
 std::optional<LightInfo> Appearance::light(std::uint32_t index) const {

@@ -31,6 +31,13 @@ enum class GeometrySource : std::uint8_t {
     Placeholder, // MeshPart, FileMesh, union: a box of `size` until the real mesh can be loaded
 };
 
+// Which mesh asset a Placeholder stands for (§5.3).
+enum class MeshAsset : std::uint8_t {
+    None,     // a union, or not a placeholder
+    MeshPart, // `uri` scaled by size / InitialSize, centred
+    FileMesh, // a SpecialMesh FileMesh / FileMesh child: `uri` ∘ meshScale + offset, part size not applied
+};
+
 struct PartGeometry {
     GeometrySource source = GeometrySource::None;
     ShapeKind shape = ShapeKind::Box;
@@ -40,6 +47,19 @@ struct PartGeometry {
     const char *stands = "";   // Placeholder: "mesh" or "union"
     bool approximated = false; // a SpecialMesh type drawn as the nearest shape (Torso, Prism, Pyramid, ramps…)
     std::uint32_t meshChild = kNoInstance; // the DataModelMesh child that decided the shape, if any
+    // Mesh assets (Placeholder with asset != None):
+    MeshAsset asset = MeshAsset::None;
+    Vector3 initialSize;          // MeshPart InitialSize (0 when absent: the mesh's own extent is used)
+    Vector3 meshScale{1, 1, 1};   // FileMesh Scale
+    Vector3 vertexColor{1, 1, 1}; // FileMesh VertexColor (multiplies the texture)
+    std::string textureUri;       // MeshPart TextureContent / TextureID, FileMesh TextureId
+    std::uint32_t surfaceAppearance = kNoInstance; // MeshPart's SurfaceAppearance child
+};
+
+// A SurfaceAppearance's maps (ColorMap… or ColorMapContent…); empty when absent.
+struct SurfaceMaps {
+    std::string color, normal, metalness, roughness;
+    Color3 tint{1, 1, 1}; // Color
 };
 
 // A part's look (§5.4). Colour is sRGB as stored.
@@ -95,6 +115,8 @@ public:
     // The part's `size` (Roblox's default 4 × 1.2 × 2 when absent).
     Vector3 size(std::uint32_t index) const;
     std::optional<DecalInfo> decal(std::uint32_t index) const;
+    // The maps of a SurfaceAppearance (nullopt for another class).
+    std::optional<SurfaceMaps> surfaceMaps(std::uint32_t index) const;
     std::optional<LightInfo> light(std::uint32_t index) const;
     // Workspace.CurrentCamera's target (a Camera), or kNoInstance.
     std::uint32_t currentCamera() const;
@@ -146,6 +168,18 @@ public:
         kTimeOfDay,
         kClockTime,
         kLatitude,
+        kInitialSize,
+        kTextureID,
+        kTextureId,
+        kVertexColor,
+        kColorMap,
+        kColorMapContent,
+        kNormalMap,
+        kNormalMapContent,
+        kMetalnessMap,
+        kMetalnessMapContent,
+        kRoughnessMap,
+        kRoughnessMapContent,
         kSlotCount
     };
     struct Props {
@@ -170,6 +204,7 @@ public:
         PointLight,
         SpotLight,
         SurfaceLight,
+        SurfaceAppearance,
     };
 
 private:

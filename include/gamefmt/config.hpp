@@ -87,11 +87,14 @@
 // on a node of its own under the root; none at night. CLI: --rbx-sun
 #define GAMEFMT_RBX_SUN "GAMEFMT_RBX_SUN"
 
-// Import (string, default ""): folders of downloaded assets, separated by ';', searched in order for the
-// images of decals and textures (docs/roblox-model.md: "rbxassetid://123" → "<dir>/123", "123.png", "123.jpg",
-// "123.jpeg"; "rbxasset://p" → "<dir>/p", "<dir>/content/p", …). Read through the IOSystem, sniffed as PNG
-// or JPEG (at most 64 MiB each), embedded in the scene. Never the network. A named folder that does not exist
-// is an error. CLI: --rbx-asset-dir DIR (repeatable)
+// Import (string, default ""): folders of downloaded assets or Roblox Studio installs, separated by ';',
+// searched in order for the meshes of MeshParts and FileMeshes and the images of textures, SurfaceAppearances
+// and decals (docs/roblox-model.md: "rbxassetid://123" → "<dir>/123", then "123.mesh" for meshes or
+// "123.png", "123.jpg", "123.jpeg" for images; "rbxasset://p" → "<dir>/p", "<dir>/content/p",
+// "<dir>/PlatformContent/pc/p", "<dir>/ExtraContent/p"). Read through the IOSystem (at most 64 MiB each),
+// gzip-wrapped files inflated, content sniffed (Roblox mesh, PNG, JPEG), never trusted by name. Meshes are
+// read with the Roblox mesh codec; images are embedded. Never the network, never "..". A named folder that
+// does not exist is an error. CLI: --asset-dir DIR (repeatable; --rbx-asset-dir is the same)
 #define GAMEFMT_RBX_ASSET_DIR "GAMEFMT_RBX_ASSET_DIR"
 
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:

@@ -106,7 +106,8 @@ TEST(RbxAssets, FoldersAreSearchedInOrderThroughTheImporter) {
     EXPECT_EQ(r.scene->mRootNode->FindNode("ById")->mNumMeshes, 1u);
     EXPECT_EQ(r.scene->mRootNode->FindNode("ByPath")->mNumMeshes, 1u);
     bool warned = false;
-    for (const std::string &line : r.log) warned = warned || line.find("is neither PNG nor JPEG") != std::string::npos;
+    for (const std::string &line : r.log)
+        warned = warned || line.find("is neither a Roblox mesh nor a PNG or JPEG image") != std::string::npos;
     EXPECT_TRUE(warned);
 
     // A named folder that does not exist is an error, not silently missing images.
@@ -114,7 +115,7 @@ TEST(RbxAssets, FoldersAreSearchedInOrderThroughTheImporter) {
         i.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, first.string() + ";" + (dir / "no-such-folder").string());
     });
     EXPECT_FALSE(typo);
-    EXPECT_NE(typo.error.find("no-such-folder\" (GAMEFMT_RBX_ASSET_DIR, --rbx-asset-dir) does not exist"),
+    EXPECT_NE(typo.error.find("no-such-folder\" (GAMEFMT_RBX_ASSET_DIR, --asset-dir) does not exist"),
               std::string::npos)
         << typo.error;
 }

@@ -1,0 +1,127 @@
+// MeshPart and FileMesh mesh assets (docs/formats/roblox-model.md §5.3): read once, placed per instance.
+#include "assimp_glue/roblox_model/mesh_assets.hpp"
+
+#include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/roblox_mesh/scene.hpp"
+#include "importers/roblox_mesh/mesh_reader.hpp"
+
+#include <assimp/SceneCombiner.h>
+#include <assimp/scene.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace gamefmt::glue {
+namespace {
+
+// 1/s per axis; 0 where s is 0 or not finite (the pseudo-inverse: a flattened axis stays flat).
+aiVector3D Reciprocal(const aiVector3D &s) {
+    const auto r = [](float v) { return std::isfinite(v) && v != 0 ? 1.0f / v : 0.0f; };
+    return {r(s.x), r(s.y), r(s.z)};
+}
+
+void Direction(aiVector3D &d, const aiVector3D &inverseScale) {
+    const aiVector3D m(d.x * inverseScale.x, d.y * inverseScale.y, d.z * inverseScale.z);
+    const float length = m.Length();
+    if (std::isfinite(length) && length > 0) d = m / length; // otherwise the direction stays as it was
+}
+
+aiMatrix4x4 Affine(const aiVector3D &scale, const aiVector3D &shift) {
+    aiMatrix4x4 t;
+    t.a1 = scale.x;
+    t.b2 = scale.y;
+    t.c3 = scale.z;
+    t.a4 = shift.x;
+    t.b4 = shift.y;
+    t.c4 = shift.z;
+    return t;
+}
+
+void Rename(aiNode *node, UniqueNames &names, std::map<std::string, std::string> &renamed) {
+    const std::string old(node->mName.C_Str());
+    const std::string now = names.make(old);
+    renamed.emplace(old, now);
+    node->mName = ToAiString(now);
+    for (unsigned i = 0; i < node->mNumChildren; ++i) Rename(node->mChildren[i], names, renamed);
+}
+
+} // namespace
+
+bool RbxMeshTemplate::skinned() const {
+    return skeleton() != nullptr;
+}
+
+const aiMesh *RbxMeshTemplate::mesh() const {
+    return scene->mMeshes[0];
+}
+
+const aiNode *RbxMeshTemplate::skeleton() const {
+    if (mesh()->mNumBones == 0) return nullptr;
+    const aiNode *root = scene->mRootNode;
+    for (unsigned i = 0; i < root->mNumChildren; ++i)
+        if (std::string_view(root->mChildren[i]->mName.C_Str()) == rbxkeys::kSkeletonNode) return root->mChildren[i];
+    return nullptr;
+}
+
+std::unique_ptr<RbxMeshTemplate> LoadRbxMeshTemplate(const std::uint8_t *data, std::size_t size) {
+    const rbxmesh::RobloxMesh file = rbxmesh::ReadRobloxMesh(data, size);
+    auto t = std::make_unique<RbxMeshTemplate>();
+    t->scene = std::make_unique<aiScene>();
+    RobloxMeshSceneOptions options;
+    options.bakeFacs = false; // a part shows the neutral face
+    BuildRobloxMeshScene(file, options, t->scene.get());
+    const aiMesh *m = t->mesh();
+    constexpr float kBig = std::numeric_limits<float>::max();
+    t->min = aiVector3D(kBig, kBig, kBig);
+    t->max = aiVector3D(-kBig, -kBig, -kBig);
+    for (unsigned i = 0; i < m->mNumVertices; ++i) {
+        const aiVector3D &v = m->mVertices[i];
+        t->min = aiVector3D(std::fmin(t->min.x, v.x), std::fmin(t->min.y, v.y), std::fmin(t->min.z, v.z));
+        t->max = aiVector3D(std::fmax(t->max.x, v.x), std::fmax(t->max.y, v.y), std::fmax(t->max.z, v.z));
+    }
+    if (m->mNumVertices == 0) t->min = t->max = aiVector3D();
+    return t;
+}
+
+std::unique_ptr<aiMesh> PlaceRbxMesh(const RbxMeshTemplate &t, const aiVector3D &scale, const aiVector3D &shift,
+                                     unsigned material, const std::string &name) {
+    aiMesh *raw = nullptr;
+    Assimp::SceneCombiner::Copy(&raw, t.mesh());
+    std::unique_ptr<aiMesh> mesh(raw);
+    mesh->mName = ToAiString(name);
+    mesh->mMaterialIndex = material;
+    const aiVector3D inverse = Reciprocal(scale);
+    for (unsigned i = 0; i < mesh->mNumVertices; ++i) {
+        aiVector3D &v = mesh->mVertices[i];
+        v = aiVector3D(v.x * scale.x + shift.x, v.y * scale.y + shift.y, v.z * scale.z + shift.z);
+        if (mesh->mNormals != nullptr) Direction(mesh->mNormals[i], inverse);
+        // Tangents and bitangents lie in the surface: they map with the scale itself, not its inverse.
+        if (mesh->mTangents != nullptr) Direction(mesh->mTangents[i], scale);
+        if (mesh->mBitangents != nullptr) Direction(mesh->mBitangents[i], scale);
+    }
+    if (mesh->mNumBones != 0) {
+        aiMatrix4x4 inverseT =
+            Affine(inverse, aiVector3D(-shift.x * inverse.x, -shift.y * inverse.y, -shift.z * inverse.z));
+        for (unsigned b = 0; b < mesh->mNumBones; ++b) mesh->mBones[b]->mOffsetMatrix *= inverseT;
+    }
+    return mesh;
+}
+
+aiNode *PlaceRbxSkeleton(const RbxMeshTemplate &t, const aiVector3D &scale, const aiVector3D &shift, UniqueNames &names,
+                         aiMesh &mesh) {
+    const aiNode *source = t.skeleton();
+    if (source == nullptr) return nullptr;
+    aiNode *copy = nullptr;
+    Assimp::SceneCombiner::Copy(&copy, source);
+    copy->mTransformation = Affine(scale, shift);
+    std::map<std::string, std::string> renamed;
+    Rename(copy, names, renamed);
+    for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+        const auto found = renamed.find(mesh.mBones[b]->mName.C_Str());
+        if (found != renamed.end()) mesh.mBones[b]->mName = ToAiString(found->second);
+    }
+    return copy;
+}
+
+} // namespace gamefmt::glue
