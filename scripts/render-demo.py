@@ -21,11 +21,19 @@ cameras = [o for o in scene.objects if o.type == "CAMERA"]
 if cameras:
     scene.camera = cameras[0]
 else:
+    # No camera in the file: one in front of the scene's bounds (Blender is Z-up), looking down at 25°.
+    from mathutils import Vector
+    corners = [o.matrix_world @ Vector(c) for o in scene.objects if o.type == "MESH" for c in o.bound_box]
+    lo = Vector((min(c.x for c in corners), min(c.y for c in corners), min(c.z for c in corners)))
+    hi = Vector((max(c.x for c in corners), max(c.y for c in corners), max(c.z for c in corners)))
+    centre, radius = (lo + hi) / 2, max((hi - lo).length / 2, 0.01)
     data = bpy.data.cameras.new("View")
     cam = bpy.data.objects.new("View", data)
     scene.collection.objects.link(cam)
-    cam.location = (0, -60, 30)
+    distance = radius / math.tan(data.angle / 2) * 1.1
+    cam.location = centre + Vector((0, -math.cos(math.radians(25)), math.sin(math.radians(25)))) * distance
     cam.rotation_euler = (math.radians(65), 0, 0)
+    data.clip_end = distance * 4
     scene.camera = cam
 
 sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", type="SUN"))

@@ -4,6 +4,8 @@
 #include "assimp_glue/common/scene_util.hpp"
 #include "common/base64.hpp"
 
+#include <assimp/scene.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -285,6 +287,89 @@ void ForEachMetadata(const aiMetadata &md, const std::function<void(const Metada
         }
         fn(value);
     }
+}
+
+namespace {
+
+constexpr unsigned kMaxNesting = 32;
+
+// Every leaf of `md` (nested blocks opened) as (dotted key, entry); counts the blocks opened.
+void Leaves(const aiMetadata &md, const std::string &prefix, unsigned depth,
+            std::vector<std::pair<std::string, const aiMetadataEntry *>> &out, std::size_t &blocks) {
+    for (unsigned i = 0; i < md.mNumProperties; ++i) {
+        const aiMetadataEntry &e = md.mValues[i];
+        std::string key = prefix + std::string(View(md.mKeys[i]));
+        if (e.mType == AI_AIMETADATA) {
+            ++blocks;
+            if (e.mData != nullptr && depth < kMaxNesting)
+                Leaves(*static_cast<const aiMetadata *>(e.mData), key + ".", depth + 1, out, blocks);
+            continue;
+        }
+        if (key.size() <= kMetadataPartBytes && e.mData != nullptr) out.emplace_back(std::move(key), &e);
+    }
+}
+
+bool HasNested(const aiMetadata *md) {
+    if (md == nullptr) return false;
+    for (unsigned i = 0; i < md->mNumProperties; ++i)
+        if (md->mValues[i].mType == AI_AIMETADATA) return true;
+    return false;
+}
+
+std::size_t Flatten(aiMetadata *&md) {
+    if (!HasNested(md)) return 0;
+    std::vector<std::pair<std::string, const aiMetadataEntry *>> leaves;
+    std::size_t blocks = 0;
+    Leaves(*md, "", 0, leaves, blocks);
+    aiMetadata *flat = aiMetadata::Alloc(static_cast<unsigned>(leaves.size()));
+    unsigned k = 0;
+    for (const auto &[key, e] : leaves) {
+        switch (e->mType) {
+        case AI_BOOL:
+            flat->Set(k++, key, *static_cast<const bool *>(e->mData));
+            break;
+        case AI_INT32:
+            flat->Set(k++, key, *static_cast<const std::int32_t *>(e->mData));
+            break;
+        case AI_UINT64:
+            flat->Set(k++, key, *static_cast<const std::uint64_t *>(e->mData));
+            break;
+        case AI_FLOAT:
+            flat->Set(k++, key, *static_cast<const float *>(e->mData));
+            break;
+        case AI_DOUBLE:
+            flat->Set(k++, key, *static_cast<const double *>(e->mData));
+            break;
+        case AI_AISTRING:
+            flat->Set(k++, key, *static_cast<const aiString *>(e->mData));
+            break;
+        case AI_AIVECTOR3D:
+            flat->Set(k++, key, *static_cast<const aiVector3D *>(e->mData));
+            break;
+        default: // a type this Assimp does not know: left out
+            break;
+        }
+    }
+    flat->mNumProperties = k; // the unused tail (unknown types) is never read
+    delete md;
+    md = flat;
+    return blocks;
+}
+
+} // namespace
+
+std::size_t FlattenNestedMetadata(aiScene &scene) {
+    std::size_t blocks = Flatten(scene.mMetaData);
+    std::vector<aiNode *> stack;
+    if (scene.mRootNode != nullptr) stack.push_back(scene.mRootNode);
+    while (!stack.empty()) {
+        aiNode *node = stack.back();
+        stack.pop_back();
+        blocks += Flatten(node->mMetaData);
+        for (unsigned i = 0; i < node->mNumChildren; ++i)
+            if (node->mChildren[i] != nullptr) stack.push_back(node->mChildren[i]);
+    }
+    return blocks;
 }
 
 } // namespace gamefmt

@@ -5,9 +5,11 @@
 #include "assimp_glue/common/scene_util.hpp"
 #include "common/ascii.hpp"
 #include "common/compression.hpp"
+#include "common/error.hpp"
 #include "common/text_number.hpp"
 #include "importers/roblox_model/dom.hpp"
 
+#include <assimp/IOStream.hpp>
 #include <assimp/IOSystem.hpp>
 
 #include <cstring>
@@ -156,7 +158,19 @@ RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string
         for (const std::string &path : CandidatePaths(folders, key, kind)) {
             if (!io->Exists(path.c_str())) continue;
             try {
-                std::vector<std::uint8_t> bytes = ReadAll(io, path, rbx::kFormatName, kMaxAssetBytes);
+                StreamPtr stream = OpenForRead(io, path);
+                if (!stream) continue;
+                const std::uint64_t size = stream->FileSize();
+                if (size > kMaxAssetBytes) {
+                    LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
+                            std::to_string(size) + " bytes, more than the 64 MiB limit; not used");
+                    continue;
+                }
+                std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+                // Assimp's FileSystemFilter may answer a missing file with a folder whose name starts like it
+                // (its BuildPath fallback): nothing reads from it, and that is "not there", not an error.
+                if (bytes.empty() || stream->Read(bytes.data(), 1, bytes.size()) != bytes.size()) continue;
+                stream.reset();
                 if (LooksLikeGzip(bytes.data(), bytes.size())) {
                     DecompressionLimits limits;
                     limits.maxOutput = kMaxInflatedBytes;
@@ -172,7 +186,7 @@ RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string
                     continue;
                 }
                 return RbxAsset{std::move(bytes), std::move(format), path};
-            } catch (const std::exception &e) {
+            } catch (const FormatError &e) {
                 LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) +
                         " cannot be read: " + e.what());
             }

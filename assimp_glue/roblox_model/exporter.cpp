@@ -3,6 +3,9 @@
 
 #include "assimp_glue/common/export_util.hpp"
 #include "assimp_glue/common/io_util.hpp"
+#include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/roblox_mesh/exporter.hpp"
+#include "assimp_glue/roblox_model/generic_export.hpp"
 #include "assimp_glue/roblox_model/scene.hpp"
 #include "common/ascii.hpp"
 #include "common/error.hpp"
@@ -34,21 +37,93 @@ rbx::Compression CompressionOption(const Assimp::ExportProperties *properties) {
                                             " must be lz4, zstd or none, not '" + text + "'");
 }
 
-// The document a Roblox scene stands for; FormatError for any other scene.
+// The document a Roblox scene stands for (the DOM round trip of §6).
 rbx::Document DocumentToExport(const aiScene &scene) {
-    if (!IsRobloxModelScene(scene))
-        throw FormatError(rbx::kFormatName,
-                          "only scenes imported from Roblox models or places (scene metadata rbx.source, or nodes "
-                          "with rbx.ClassName) "
-                          "can be exported for now; generic scenes are not supported yet");
     rbx::Document doc;
     DocumentFromScene(scene, doc);
     return doc;
 }
 
+std::string Lower(std::string s) {
+    return AsciiLower(std::move(s));
+}
+
+// The options of a generic scene's export (§6): place or model by the output's extension, sidecar names from its
+// stem, the sidecar mesh version and URI prefix, external textures read relative to GAMEFMT_GLTF_TEXTURE_BASE.
+GenericRbxOptions GenericOptions(const std::string &file, Assimp::IOSystem *io, const Assimp::ExportProperties *props) {
+    GenericRbxOptions options;
+    const std::size_t slash = file.find_last_of("/\\");
+    const std::string name = slash == std::string::npos ? file : file.substr(slash + 1);
+    const std::size_t dot = name.find_last_of('.');
+    const std::string ext = dot == std::string::npos ? std::string() : Lower(name.substr(dot + 1));
+    options.place = ext == "rbxl" || ext == "rbxlx";
+    options.stem = dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+    if (options.stem.empty()) options.stem = "model";
+    std::string base;
+    if (props != nullptr) {
+        std::string text;
+        if (ReadExportText(*props, GAMEFMT_RBX_MESH_VERSION, text, "%.2f")) {
+            const std::optional<std::string> version = NormaliseRobloxMeshVersion(text);
+            if (!version)
+                throw FormatError(rbx::kFormatName, std::string("option ") + GAMEFMT_RBX_MESH_VERSION +
+                                                        " must be 2.00 to 7.00 or auto, not '" + text + "'");
+            options.meshVersion = *version;
+        }
+        if (ReadExportText(*props, GAMEFMT_RBX_MESH_URI_PREFIX, text)) options.uriPrefix = text;
+        ReadExportText(*props, GAMEFMT_GLTF_TEXTURE_BASE, base);
+    }
+    options.readFile = [io, base](const std::string &path, std::vector<std::uint8_t> &bytes) {
+        if (io == nullptr || path.empty() || path.find("..") != std::string::npos) return false;
+        const bool absolute = path[0] == '/' || (path.size() > 2 && path[1] == ':');
+        for (const std::string &candidate : {absolute || base.empty() ? path : base + "/" + path, path}) {
+            if (!io->Exists(candidate.c_str())) continue;
+            try {
+                bytes = ReadAll(io, candidate, rbx::kFormatName, std::uint64_t(64) << 20);
+                return true;
+            } catch (const FormatError &) {
+                return false;
+            }
+        }
+        return false;
+    };
+    return options;
+}
+
+// The folder part of `file` ("" or ending in '/').
+std::string FolderOf(const std::string &file) {
+    const std::size_t slash = file.find_last_of("/\\");
+    return slash == std::string::npos ? std::string() : file.substr(0, slash + 1);
+}
+
+GenericRbxResult GenericExport(const std::string &file, Assimp::IOSystem *io, const aiScene &scene,
+                               const Assimp::ExportProperties *props) {
+    GenericRbxResult result = GenericSceneToRoblox(scene, GenericOptions(file, io, props));
+    for (const std::string &w : result.warnings) LogWarn("Roblox model export: " + w);
+    return result;
+}
+
 void Export(const char *path, Assimp::IOSystem *io, const aiScene *scene, const Assimp::ExportProperties *props,
             bool xml) {
     const std::string file = path != nullptr ? path : "";
+    if (scene != nullptr && !IsRobloxModelScene(*scene)) {
+        // Any other scene: a document of Models and MeshParts plus sidecar meshes and images beside the file.
+        RunExport("Roblox model", rbx::kFormatName, scene, io, [&] {
+            GenericRbxResult result = GenericExport(file, io, *scene, props);
+            ExportedFiles files;
+            if (xml) {
+                const std::string text = rbx::WriteXml(result.doc);
+                files.emplace_back(file, std::vector<std::uint8_t>(text.begin(), text.end()));
+            } else {
+                rbx::BinaryWriteOptions binary;
+                binary.compression = CompressionOption(props);
+                files.emplace_back(file, rbx::WriteBinary(result.doc, binary));
+            }
+            const std::string folder = FolderOf(file);
+            for (auto &[name, bytes] : result.sidecars) files.emplace_back(folder + name, std::move(bytes));
+            return files;
+        });
+        return;
+    }
     if (!xml) {
         RunExport("Roblox model", rbx::kFormatName, scene, io, [&] {
             return ExportedFiles{{file, ExportRobloxModelToBytes(*scene, false, props)}};
@@ -75,6 +150,9 @@ std::vector<std::uint8_t> ExportRobloxModelToBytes(const aiScene &scene, bool xm
                                                    const Assimp::ExportProperties *properties) {
     rbx::BinaryWriteOptions binary;
     if (!xml) binary.compression = CompressionOption(properties);
+    if (!IsRobloxModelScene(scene))
+        throw FormatError(rbx::kFormatName, "a generic scene is written with its sidecar files through the rbxm / "
+                                            "rbxmx exporter entries, not to one buffer");
     rbx::Document doc = DocumentToExport(scene);
     if (xml) {
         std::string text = rbx::WriteXml(doc);
@@ -88,8 +166,14 @@ const std::vector<Assimp::Exporter::ExportFormatEntry> &RobloxModelExportEntries
     using Entry = Assimp::Exporter::ExportFormatEntry;
     // No post-processing: the exporters read the node metadata only.
     static const std::vector<Entry> entries = {
-        Entry("rbxm", "Roblox binary model/place (.rbxm; name the output .rbxl for a place)", "rbxm", &ExportBinary, 0),
-        Entry("rbxmx", "Roblox XML model/place (.rbxmx; name the output .rbxlx for a place)", "rbxmx", &ExportXml, 0),
+        Entry("rbxm",
+              "Roblox binary model/place (.rbxm; name the output .rbxl for a place; other scenes get sidecar .mesh "
+              "and image files)",
+              "rbxm", &ExportBinary, 0),
+        Entry("rbxmx",
+              "Roblox XML model/place (.rbxmx; name the output .rbxlx for a place; other scenes get sidecar .mesh "
+              "and image files)",
+              "rbxmx", &ExportXml, 0),
     };
     return entries;
 }

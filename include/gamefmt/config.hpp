@@ -97,6 +97,18 @@
 // does not exist is an error. CLI: --asset-dir DIR (repeatable; --rbx-asset-dir is the same)
 #define GAMEFMT_RBX_ASSET_DIR "GAMEFMT_RBX_ASSET_DIR"
 
+// Export (string, default "4.00"): the version of the sidecar .mesh files the rbxm/rbxmx exporters write for a
+// scene that is not a Roblox model (one per distinct MeshPart mesh: "<stem>_<n>.mesh" beside the output):
+// "2.00" … "7.00", or "auto" (the lowest that holds the mesh). 4.00 keeps bones and is what Studio imports
+// most widely. CLI: --rbx-mesh-version V
+#define GAMEFMT_RBX_MESH_VERSION "GAMEFMT_RBX_MESH_VERSION"
+
+// Export (string, default "rbxasset://"): what the MeshId and TextureID of those MeshParts say before the
+// sidecar's file name. The default resolves on import with the output folder as asset folder
+// (GAMEFMT_RBX_ASSET_DIR) and, once the files are copied into Studio's content folder, in Studio.
+// CLI: --rbx-uri-prefix P
+#define GAMEFMT_RBX_MESH_URI_PREFIX "GAMEFMT_RBX_MESH_URI_PREFIX"
+
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
 // "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C
 #define GAMEFMT_RBX_EXPORT_COMPRESSION "GAMEFMT_RBX_EXPORT_COMPRESSION"

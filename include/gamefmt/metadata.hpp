@@ -38,6 +38,8 @@
 #include <string_view>
 #include <vector>
 
+struct aiScene;
+
 namespace gamefmt {
 
 // The largest text stored in one aiString part.
@@ -105,5 +107,13 @@ struct MetadataValue {
 // own), every other entry as it is (nested AI_AIMETADATA from other importers included). Malformed long
 // forms are passed entry by entry, as stored.
 void ForEachMetadata(const aiMetadata &md, const std::function<void(const MetadataValue &)> &fn);
+
+// Replaces every nested block (AI_AIMETADATA) in the metadata of `scene` and its nodes by flat entries with dotted
+// keys: Assimp's glTF importer turns node extensions into nested blocks ({"KHR_lights_punctual": {"light": 0}}
+// becomes extensions.KHR_lights_punctual.light = 0), and Assimp 5.2.5's SceneCombiner::Copy, the first thing
+// Exporter::Export does, aborts on them (an assertion in Debian's build): call this on a scene before exporting
+// it. Blocks deeper than 32 levels and keys longer than 1000 bytes are dropped. Returns the number of blocks
+// flattened (0: the scene is left untouched).
+std::size_t FlattenNestedMetadata(aiScene &scene);
 
 } // namespace gamefmt

@@ -38,7 +38,8 @@ inline constexpr const char *kRbxService = "rbx.service";
 inline constexpr const char *kRbxPropPrefix = "rbx.props.";
 
 // Node metadata written whatever the options, on the few nodes that need it (docs/roblox-model.md):
-// rbx.geometry = "placeholder" on a MeshPart, FileMesh part or union drawn as a box of its size, with
+// rbx.geometry = "mesh" on a MeshPart or FileMesh part drawn with its mesh from an asset folder
+// (docs/roblox-assets.md), "placeholder" on one (or a union) drawn as a box of its size, with
 // rbx.unresolved = the asset URI it stands for (absent when the file names none); rbx.unresolved also on a
 // Decal/Texture whose image was not found. Lights carry rbx.light.range (FLOAT, studs: Roblox lights fade
 // to nothing there) and rbx.light.shadows (BOOL, only when true).

@@ -397,6 +397,28 @@ TEST(Cli, ExportToObj) {
     EXPECT_EQ(reimported.scene->mMeshes[0]->mNumVertices, 24u);
 }
 
+// A glb with lights: Assimp's glTF importer nests their extensions in node metadata, on which the scene copy of
+// Exporter::Export (every Assimp writer, OBJ here) aborted. The CLI flattens them; the glb also becomes an .rbxm
+// with sidecar meshes (--rbx-mesh-version) that the asset folder (--asset-dir) resolves.
+TEST(Cli, GlbWithLightsExportsToObjAndRbxm) {
+    const fs::path dir = ScratchDir("cli_glb_lights");
+    const std::string glb = (dir / "demo.glb").string();
+    ASSERT_EQ(Cli({"export", (gamefmt::test::TestDataDir() / "demo-place.rbxl").string(), glb}).code,
+              gamefmt::cli::kExitOk);
+    const CliResult obj = Cli({"export", glb, (dir / "demo.obj").string()});
+    ASSERT_EQ(obj.code, gamefmt::cli::kExitOk) << obj.err;
+    EXPECT_TRUE(fs::exists(dir / "demo.obj"));
+    const CliResult rbxm = Cli({"export", glb, (dir / "demo.rbxm").string(), "--rbx-mesh-version", "2.00"});
+    ASSERT_EQ(rbxm.code, gamefmt::cli::kExitOk) << rbxm.err;
+    const std::vector<std::uint8_t> mesh = ReadBytes((dir / "demo_0.mesh").string());
+    ASSERT_GE(mesh.size(), 12u);
+    EXPECT_EQ(std::string(mesh.begin(), mesh.begin() + 12), "version 2.00");
+    const CliResult info = Cli({"info", (dir / "demo.rbxm").string(), "--asset-dir", dir.string(), "-v"});
+    ASSERT_EQ(info.code, gamefmt::cli::kExitOk) << info.err;
+    EXPECT_EQ(info.err.find("placeholder"), std::string::npos) << info.err;
+    EXPECT_NE(info.err.find("mesh asset(s) loaded from the asset folders"), std::string::npos) << info.err;
+}
+
 TEST(Cli, ExportFormatFlagOverridesTheExtension) {
     const fs::path dir = ScratchDir("cli_export_flag");
     for (const std::vector<std::string> &spelling :

@@ -378,16 +378,19 @@ TEST(Hostile, ExportRefusesToOverwriteItsInput) {
     EXPECT_EQ(Cli({"export", (dir / "a.mesh").string(), (dir / "b.mesh").string()}).code, cli::kExitOk);
 }
 
-TEST(Hostile, RobloxExportWithoutTheCopyStillRefusesGenericScenes) {
+TEST(Hostile, RobloxExportWithoutTheCopyStillReportsErrors) {
     // The CLI writes rbxm/rbxmx without Exporter::Export's scene copy (docs/performance.md); errors still
-    // come out as one line and nothing is written.
+    // come out as one line and nothing is written, sidecars included.
     const fs::path dir = ScratchDir("hostile_direct_export");
-    const CliRun run = Cli({"export", (test::TestDataDir() / "cube.obj").string(), (dir / "x.rbxm").string()});
+    const CliRun run = Cli({"export", (test::TestDataDir() / "cube.obj").string(), (dir / "x.rbxm").string(),
+                            "--rbx-mesh-version", "3.01"});
     EXPECT_EQ(run.code, cli::kExitBadInput);
     EXPECT_TRUE(Contains(run.err, "gamefmt: cannot export '" + (dir / "x.rbxm").string() +
-                                      "': Roblox model export: only scenes imported from Roblox models or places"))
+                                      "': Roblox model export: option GAMEFMT_RBX_MESH_VERSION must be 2.00 to 7.00 "
+                                      "or auto, not '3.01'"))
         << run.err;
     EXPECT_FALSE(fs::exists(dir / "x.rbxm"));
+    EXPECT_FALSE(fs::exists(dir / "x_0.mesh"));
 }
 
 TEST(Hostile, ConvertWritesRobloxModelsWithoutTheCopyToo) {

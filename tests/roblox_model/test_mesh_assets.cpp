@@ -313,3 +313,60 @@ TEST(RbxMeshAssets, UnreadableMeshFilesStayPlaceholders) {
 
 } // namespace
 } // namespace gamefmt
+
+namespace gamefmt {
+namespace {
+
+// The generated asset place with testdata/rbx-assets (rbx_place_fixtures.hpp lists both): every kind of asset the
+// folder resolves, with exact counts and placements.
+TEST(RbxMeshAssets, AssetPlaceResolvesIntoTheTestdataFolder) {
+    const test::ImportResult r = test::ImportFile(test::TestDataDir() / "asset-place.rbxl", 0, [](Assimp::Importer &i) {
+        i.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, (test::TestDataDir() / "rbx-assets").string());
+    });
+    ASSERT_TRUE(r) << r.error;
+    EXPECT_TRUE(r.validationWarnings.empty());
+    const aiNode *root = r.scene->mRootNode;
+    for (const char *name : {"Statue", "Statue2", "Rig", "Shiny", "Hatted"})
+        EXPECT_EQ(Meta(root->FindNode(name), gamefmt::kRbxGeometry), "mesh") << name;
+    EXPECT_EQ(Meta(root->FindNode("Missing"), gamefmt::kRbxGeometry), "placeholder");
+    EXPECT_EQ(Meta(root->FindNode("Missing"), gamefmt::kRbxUnresolved), "rbxassetid://2999");
+    // Statue and Statue2 share one mesh; Shiny (another material), Rig, the hat and the placeholder have their own.
+    EXPECT_EQ(r.scene->mNumMeshes, 5u);
+    const auto meshOf = [&](const char *name) { return r.scene->mMeshes[root->FindNode(name)->mMeshes[0]]; };
+    EXPECT_EQ(meshOf("Statue"), meshOf("Statue2"));
+    // The pyramid (bounds centred on (0, 1.5, 0)) × size / InitialSize = 2.
+    const aiMesh *statue = meshOf("Statue");
+    EXPECT_EQ(statue->mNumVertices, 16u);
+    EXPECT_EQ(statue->mNumFaces, 6u); // LOD 0 only
+    EXPECT_VEC(Min(statue), -2, -3, -2);
+    EXPECT_VEC(Max(statue), 2, 3, 2);
+    // The gzip-wrapped skinned bar: 20 vertices, 36 triangles, 2 bones, scaled ×2 around its centre.
+    const aiMesh *rig = meshOf("Rig");
+    EXPECT_EQ(rig->mNumVertices, 20u);
+    EXPECT_EQ(rig->mNumFaces, 36u);
+    EXPECT_EQ(rig->mNumBones, 2u);
+    EXPECT_VEC(Min(rig), -1, -4, -1);
+    EXPECT_VEC(Max(rig), 1, 4, 1);
+    // The FileMesh from the Studio layout: the cone × Scale 2 + Offset (0, 0.5, 0), not centred.
+    const aiMesh *hat = meshOf("Hatted");
+    EXPECT_EQ(hat->mNumVertices, 9u);
+    EXPECT_EQ(hat->mNumFaces, 8u);
+    EXPECT_VEC(Min(hat), -2, 0.5, -2);
+    EXPECT_VEC(Max(hat), 2, 3.5, 2);
+    aiColor4D tint;
+    ASSERT_EQ(r.scene->mMaterials[hat->mMaterialIndex]->Get(AI_MATKEY_COLOR_DIFFUSE, tint), aiReturn_SUCCESS);
+    EXPECT_FLOAT_EQ(tint.g, 0.5f);
+    // Images: 2003 (Statue's, the hat's), the SurfaceAppearance's four and their combined metallic-roughness.
+    EXPECT_EQ(r.scene->mNumTextures, 6u);
+    aiString path;
+    EXPECT_EQ(r.scene->mMaterials[statue->mMaterialIndex]->GetTexture(aiTextureType_BASE_COLOR, 0, &path),
+              aiReturn_SUCCESS);
+    EXPECT_EQ(r.scene->mMaterials[hat->mMaterialIndex]->GetTexture(aiTextureType_BASE_COLOR, 0, &path),
+              aiReturn_SUCCESS);
+    EXPECT_STREQ(path.C_Str(), "*0"); // the same image as the statue's
+    EXPECT_EQ(r.scene->mMaterials[meshOf("Shiny")->mMaterialIndex]->GetTexture(aiTextureType_NORMALS, 0, &path),
+              aiReturn_SUCCESS);
+}
+
+} // namespace
+} // namespace gamefmt

@@ -314,16 +314,20 @@ TEST(RbxScene, EveryTypeSurvivesTheMetadata) {
     }
 }
 
-TEST(RbxScene, GenericScenesAreRefusedClearly) {
+// A scene that is not a Roblox model goes the generic way (§6; test_generic_export.cpp has the geometry): through
+// Exporter::Export's copy too, the model and its sidecar mesh are written; the one-buffer entry refuses it.
+TEST(RbxScene, GenericScenesGetSidecarsThroughTheExporter) {
     const ImportResult r = ImportFile(test::TestDataDir() / "cube.obj");
     ASSERT_TRUE(r) << r.error;
     Assimp::Exporter exporter;
     RegisterExporters(exporter);
     const auto dir = test::ScratchDir("rbx_generic_export");
-    EXPECT_EQ(exporter.Export(r.scene, "rbxm", (dir / "x.rbxm").string()), AI_FAILURE);
-    EXPECT_NE(std::string(exporter.GetErrorString()).find("Roblox model export: "), std::string::npos)
-        << exporter.GetErrorString();
-    EXPECT_NE(std::string(exporter.GetErrorString()).find("generic scenes are not supported yet"), std::string::npos);
+    ASSERT_EQ(exporter.Export(r.scene, "rbxm", (dir / "x.rbxm").string()), AI_SUCCESS) << exporter.GetErrorString();
+    const std::vector<std::uint8_t> mesh = test::ReadBytes(dir / "x_0.mesh");
+    ASSERT_GE(mesh.size(), 12u);
+    EXPECT_EQ(std::string(mesh.begin(), mesh.begin() + 12), "version 4.00");
+    EXPECT_FALSE(std::filesystem::exists(dir / "x_1.mesh"));
+    EXPECT_THROW(glue::ExportRobloxModelToBytes(*r.scene, false, nullptr), FormatError);
 }
 
 // ------------------------------------------------------------------ corpus

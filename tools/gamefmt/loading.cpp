@@ -1,6 +1,8 @@
 // Importing one file for a verb, and the shared one-line error format.
 #include "loading.hpp"
 
+#include "gamefmt/metadata.hpp"
+
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
@@ -28,6 +30,9 @@ LoadResult LoadScene(Assimp::Importer &importer, const std::string &path, unsign
         }
         result.stepsApplied = steps;
     }
+    // Assimp's glTF importer nests node extensions in metadata, on which Exporter::Export's scene copy aborts: the
+    // scene is the importer's own (allocated non-const), flattened in place before any verb looks at it.
+    FlattenNestedMetadata(*const_cast<aiScene *>(scene));
     result.scene = scene;
     return result;
 }
