@@ -967,3 +967,56 @@ TEST(Cli, RedguardAnimatedModelShowsItsAnimationAndConvertsToGlb) {
     EXPECT_GT(ReadBytes(out).size(), 100u);
 }
 } // namespace
+
+namespace gamefmt::test {
+namespace {
+
+// `assets`: every asset URI of the generated asset place with its kind, users and whether testdata/rbx-assets
+// resolves it (as the importer would: the gzip-wrapped mesh without extension, the Studio layout); --missing lists
+// the unresolved ids once each across files; --json says the same for programs.
+TEST(Cli, AssetsListsWhatAPlaceReferencesAndWhatResolves) {
+    const std::string place = (TestDataDir() / "asset-place.rbxl").string();
+    const std::string folder = (TestDataDir() / "rbx-assets").string();
+    const CliResult text = Cli({"assets", place, "--asset-dir", folder});
+    ASSERT_EQ(text.code, gamefmt::cli::kExitOk) << text.err;
+    EXPECT_NE(text.out.find("# " + place + ": 9 asset reference(s)\n"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("rbxassetid://2001  mesh  found " + folder +
+                            "/2001.mesh  3 use(s): Workspace.Statue, Workspace.Statue2, Workspace.Shiny\n"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("rbxassetid://2002  mesh  found " + folder + "/2002  1 use(s): Workspace.Rig\n"),
+              std::string::npos);
+    EXPECT_NE(text.out.find("rbxasset://fonts/hat.mesh  mesh  found " + folder + "/content/fonts/hat.mesh"),
+              std::string::npos);
+    EXPECT_NE(text.out.find("rbxassetid://2999  mesh  missing  1 use(s): Workspace.Missing\n"), std::string::npos);
+    EXPECT_NE(text.out.find("rbxassetid://2006  surface map  found"), std::string::npos);
+
+    const CliResult missing =
+        Cli({"assets", place, (TestDataDir() / "demo-place.rbxl").string(), "--missing", "--asset-dir", folder});
+    ASSERT_EQ(missing.code, gamefmt::cli::kExitOk) << missing.err;
+    EXPECT_EQ(missing.out, "2999\n777\n555\n");
+    // Without a folder nothing is looked up, so every id is missing.
+    const CliResult none = Cli({"assets", (TestDataDir() / "demo-place.rbxl").string(), "--missing"});
+    EXPECT_EQ(none.out, "1002\n777\n555\n1001\n");
+
+    const CliResult js = Cli({"assets", place, "--json", "--asset-dir", folder});
+    ASSERT_EQ(js.code, gamefmt::cli::kExitOk) << js.err;
+    json::Parser parser(js.out);
+    const std::optional<json::Value> v = parser.parse();
+    ASSERT_TRUE(v.has_value()) << parser.error() << "\n" << js.out;
+    ASSERT_NE(v->get("assets"), nullptr);
+    const json::Value &assets = *v->get("assets");
+    ASSERT_EQ(assets.items.size(), 9u);
+    const json::Value &first = assets.items[0];
+    EXPECT_EQ(first.get("uri")->text, "rbxassetid://2001");
+    EXPECT_EQ(first.get("id")->text, "2001");
+    EXPECT_EQ(first.get("kind")->text, "mesh");
+    EXPECT_EQ(first.get("status")->text, "found");
+    EXPECT_EQ(first.get("instances")->items.size(), 3u);
+
+    EXPECT_EQ(Cli({"assets", (TestDataDir() / "cube.obj").string()}).code, gamefmt::cli::kExitBadInput);
+    EXPECT_EQ(Cli({"assets"}).code, gamefmt::cli::kExitUsage);
+}
+
+} // namespace
+} // namespace gamefmt::test

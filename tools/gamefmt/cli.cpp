@@ -66,6 +66,14 @@ const Verb kVerbs[] = {
      "One line per instance (ClassName \"Name\" [referent], indented by depth), then one line per\n"
      "property: .name = <Type>:<text> (the rbx.props form: e.g. Vector3:1 2 3, CFrame:X Y Z R00..R22).\n",
      kPropertyFlags | kLogFlags, RunDump},
+    {"assets", "assets FILE... [--missing | --json]", "list the assets a Roblox model or place references",
+     "One line per asset URI: the URI, its kind (mesh, texture, surface map, decal, union, sound, animation,\n"
+     "image, sky, clothing, other), whether the asset folders (--asset-dir DIR, repeatable) resolve it the\n"
+     "way an import would (found PATH, missing, not looked up without folders, not resolvable for schemes\n"
+     "such as rbxthumb://) and the instances that use it.\n"
+     "  --missing   print only the ids of unresolved assets, one per line (each once)\n"
+     "  --json      one JSON object per file (an array of them for several files)\n",
+     kPropertyFlags | kLogFlags, RunAssets},
     {"listext", "listext", "list the file extensions the importers claim", "", 0, RunListExt},
     {"knowext", "knowext EXT", "tell whether EXT is known, and which loaders claim it",
      "EXT may be given as mesh, .mesh or *.mesh. Exit status 0 when known, 1 when not.\n", 0, RunKnowExt},

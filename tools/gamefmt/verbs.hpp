@@ -21,5 +21,6 @@ int RunExportInfo(const Args &args, std::ostream &out, std::ostream &err); // li
 int RunValidate(const Args &args, std::ostream &out, std::ostream &err);   // validate.cpp
 int RunDump(const Args &args, std::ostream &out, std::ostream &err);       // dump.cpp
 int RunExtract(const Args &args, std::ostream &out, std::ostream &err);    // extract.cpp
+int RunAssets(const Args &args, std::ostream &out, std::ostream &err);     // assets.cpp
 
 } // namespace gamefmt::cli
