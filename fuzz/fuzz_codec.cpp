@@ -2,21 +2,23 @@
 // Whole imports (fuzz_importer.cpp) spend most of each run in Assimp's post-processing and glTF export; the
 // codecs are where the hostile bytes are parsed, so these targets run them an order of magnitude faster.
 // GAMEFMT_FUZZ_CODEC picks the codec: 1 Roblox mesh, 2 Roblox model (binary and XML), 3 Redguard model,
-// 4 Redguard ROB archive (framing, then every embedded model).
+// 4 Redguard ROB archive (framing, then every embedded model), 5 Roblox union blobs (render meshes and hulls).
 #include "common/error.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/rob.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 #include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/union_mesh.hpp"
 #include "importers/roblox_model/writer.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #ifndef GAMEFMT_FUZZ_CODEC
-#error "GAMEFMT_FUZZ_CODEC must pick the codec (1-4)"
+#error "GAMEFMT_FUZZ_CODEC must pick the codec (1-5)"
 #endif
 
 namespace {
@@ -88,6 +90,23 @@ void RedguardModel(const std::uint8_t *data, std::size_t size, std::size_t base 
     }
 }
 
+// Union blobs (docs/formats/roblox-union-mesh.md): every index of a decoded mesh addresses a position.
+[[maybe_unused]] void RobloxUnion(const std::uint8_t *data, std::size_t size) {
+    for (int hulls = 0; hulls < 2; ++hulls) {
+        std::optional<gamefmt::rbx::UnionMesh> mesh;
+        try {
+            mesh = hulls != 0 ? gamefmt::rbx::DecodeUnionHulls(data, size)
+                              : gamefmt::rbx::DecodeUnionRenderMesh(data, size);
+        } catch (const gamefmt::FormatError &) {
+            continue;
+        }
+        if (!mesh) continue;
+        if (mesh->indices.size() % 3 != 0) __builtin_trap();
+        for (std::uint32_t i : mesh->indices)
+            if (i >= mesh->positions.size()) __builtin_trap();
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -101,6 +120,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         RedguardModel(data, size);
 #elif GAMEFMT_FUZZ_CODEC == 4
         RedguardRob(data, size);
+#elif GAMEFMT_FUZZ_CODEC == 5
+        RobloxUnion(data, size);
 #endif
     } catch (const gamefmt::FormatError &) {
     }

@@ -5,6 +5,7 @@
 
 #include "assimp_glue/common/scene_util.hpp"
 #include "assimp_glue/roblox_model/mesh_assets.hpp"
+#include "assimp_glue/roblox_model/union_geometry.hpp"
 #include "common/bit_cast.hpp"
 #include "common/error.hpp"
 #include "common/flat_index_map.hpp"
@@ -169,6 +170,7 @@ private:
     unsigned meshMaterial(const rbx::Look &look, const rbx::PartGeometry &g);
     int metalRoughnessImage(int metal, int rough);
     void appendChild(std::uint32_t index, aiNode *child);
+    void addUnion(std::uint32_t index, const UnionShape &shape, const rbx::Look &look, const rbx::Vector3 &size);
     unsigned decalMaterial(const rbx::DecalInfo &decal, unsigned image);
     int embeddedImage(const std::string &uri);
     bool attachExisting(const MeshKey &key, std::uint32_t index);
@@ -198,6 +200,9 @@ private:
     std::map<std::string, unsigned> mMeshInstanceIndex;  // URI, placement and material → mesh (unskinned)
     std::map<std::string, unsigned> mMeshLookIndex;      // look and maps → material
     std::map<std::pair<int, int>, int> mMetalRoughIndex; // metalness, roughness image → combined image
+    UnionCache mUnions;
+    std::map<std::string, std::vector<unsigned>> mUnionMeshes; // shape key, size, look → meshes
+    std::map<std::string, std::size_t> mUnionKinds;            // rbx.geometry → unions drawn so
 
     std::vector<bool> mIsPart; // instances with geometry of their own (drawn or not), in scope
     std::size_t mPlaceholders = 0, mApproximated = 0, mUnresolvedImages = 0, mUnknownBrickColors = 0;
@@ -251,6 +256,23 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, c
         }
         addMeshInstance(index, g, look, *asset);
         return;
+    }
+    if (g.source == GeometrySource::Placeholder && g.asset == rbx::MeshAsset::None) {
+        if (std::optional<UnionShape> shape =
+                BuildUnionShape(mDoc, index, mLooks, look, g.size, mOptions.segments, mUnions)) {
+            MetadataBuilder md;
+            md.add(kRbxGeometry, shape->geometry);
+            md.add(kRbxUnionSource, shape->source);
+            if (shape->negated) md.add(kRbxNegated, true);
+            annotate(index, md);
+            ++mUnionKinds[shape->geometry];
+            if (mOptions.skipInvisible && look.transparency >= 1) {
+                ++mSkippedInvisible;
+                return;
+            }
+            addUnion(index, *shape, look, g.size);
+            return;
+        }
     }
     if (g.source == GeometrySource::Placeholder) {
         ++mPlaceholders;
@@ -640,6 +662,50 @@ int GeometryBuilder::metalRoughnessImage(int metal, int rough) {
     return index;
 }
 
+// A union's pieces as meshes on its node, one per look; the same shape at the same size and look is shared.
+void GeometryBuilder::addUnion(std::uint32_t index, const UnionShape &shape, const rbx::Look &look,
+                               const rbx::Vector3 &size) {
+    std::string key = shape.key + ' ' + std::to_string(Bits(size.x)) + ' ' + std::to_string(Bits(size.y)) + ' ' +
+                      std::to_string(Bits(size.z)) + ' ' + std::to_string(partMaterial(look));
+    auto found = mUnionMeshes.find(key);
+    if (found == mUnionMeshes.end()) {
+        std::vector<unsigned> meshes;
+        for (const UnionPiece &piece : shape.pieces) {
+            if (piece.indices.empty()) continue;
+            auto mesh = std::make_unique<aiMesh>();
+            mesh->mName = ToAiString("union " + shape.source + " " + SizeText(size));
+            mesh->mMaterialIndex = partMaterial(piece.ownColour ? piece.look : look);
+            mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+            const auto count = static_cast<unsigned>(piece.positions.size());
+            mesh->mNumVertices = count;
+            mesh->mVertices = new aiVector3D[count];
+            mesh->mNormals = new aiVector3D[count];
+            std::copy(piece.positions.begin(), piece.positions.end(), mesh->mVertices);
+            std::copy(piece.normals.begin(), piece.normals.end(), mesh->mNormals);
+            if (piece.uvs.size() == count) {
+                mesh->mTextureCoords[0] = new aiVector3D[count];
+                mesh->mNumUVComponents[0] = 2;
+                std::copy(piece.uvs.begin(), piece.uvs.end(), mesh->mTextureCoords[0]);
+            }
+            mesh->mNumFaces = static_cast<unsigned>(piece.indices.size() / 3);
+            mesh->mFaces = new aiFace[mesh->mNumFaces];
+            for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+                mesh->mFaces[f].mNumIndices = 3;
+                mesh->mFaces[f].mIndices =
+                    new unsigned[3]{piece.indices[3 * f], piece.indices[3 * f + 1], piece.indices[3 * f + 2]};
+            }
+            meshes.push_back(static_cast<unsigned>(mMeshes.size()));
+            mMeshes.push_back(std::move(mesh));
+        }
+        found = mUnionMeshes.emplace(std::move(key), std::move(meshes)).first;
+    }
+    aiNode *node = mNodes[index];
+    if (node == nullptr || found->second.empty()) return;
+    node->mNumMeshes = static_cast<unsigned>(found->second.size());
+    node->mMeshes = new unsigned[found->second.size()];
+    std::copy(found->second.begin(), found->second.end(), node->mMeshes);
+}
+
 void GeometryBuilder::appendChild(std::uint32_t index, aiNode *child) {
     aiNode *node = mNodes[index];
     if (child == nullptr) return;
@@ -750,6 +816,11 @@ void GeometryBuilder::warnings() const {
         LogWarn(prefix + std::to_string(mApproximated) +
                 " SpecialMesh(es) of type Head, Torso, Prism, Pyramid, ramp or CornerWedge drawn as the nearest "
                 "simple shape");
+    for (const auto &[kind, count] : mUnionKinds)
+        LogInfo(prefix + std::to_string(count) + " union(s) drawn from " +
+                (kind == "union-mesh"    ? "their own render mesh"
+                 : kind == "union-parts" ? "their source parts"
+                                         : "their physics hulls"));
     if (mMeshesLoaded != 0)
         LogInfo(prefix + std::to_string(mMeshesLoaded) + " mesh asset(s) loaded from the asset folders");
     if (mBadMeshes != 0)

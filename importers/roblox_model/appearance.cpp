@@ -51,31 +51,64 @@ const char *MaterialName(std::uint32_t material) {
 }
 
 namespace {
-constexpr const char *kSlotNames[] = {"size",          "Size",
-                                      "shape",         "Shape",
-                                      "Color3uint8",   "BrickColor",
-                                      "brickColor",    "Transparency",
-                                      "Reflectance",   "Material",
-                                      "MeshType",      "Scale",
-                                      "Offset",        "MeshId",
-                                      "MeshID",        "MeshContent",
-                                      "AssetId",       "Face",
-                                      "Color3",        "Color",
-                                      "Texture",       "TextureContent",
-                                      "StudsPerTileU", "StudsPerTileV",
-                                      "OffsetStudsU",  "OffsetStudsV",
-                                      "ZIndex",        "Brightness",
-                                      "Range",         "Angle",
-                                      "Enabled",       "Shadows",
-                                      "CurrentCamera", "FieldOfView",
-                                      "CFrame",        "TimeOfDay",
-                                      "ClockTime",     "GeographicLatitude",
-                                      "InitialSize",   "TextureID",
-                                      "TextureId",     "VertexColor",
-                                      "ColorMap",      "ColorMapContent",
-                                      "NormalMap",     "NormalMapContent",
-                                      "MetalnessMap",  "MetalnessMapContent",
-                                      "RoughnessMap",  "RoughnessMapContent"};
+constexpr const char *kSlotNames[] = {"size",
+                                      "Size",
+                                      "shape",
+                                      "Shape",
+                                      "Color3uint8",
+                                      "BrickColor",
+                                      "brickColor",
+                                      "Transparency",
+                                      "Reflectance",
+                                      "Material",
+                                      "MeshType",
+                                      "Scale",
+                                      "Offset",
+                                      "MeshId",
+                                      "MeshID",
+                                      "MeshContent",
+                                      "AssetId",
+                                      "Face",
+                                      "Color3",
+                                      "Color",
+                                      "Texture",
+                                      "TextureContent",
+                                      "StudsPerTileU",
+                                      "StudsPerTileV",
+                                      "OffsetStudsU",
+                                      "OffsetStudsV",
+                                      "ZIndex",
+                                      "Brightness",
+                                      "Range",
+                                      "Angle",
+                                      "Enabled",
+                                      "Shadows",
+                                      "CurrentCamera",
+                                      "FieldOfView",
+                                      "CFrame",
+                                      "TimeOfDay",
+                                      "ClockTime",
+                                      "GeographicLatitude",
+                                      "InitialSize",
+                                      "TextureID",
+                                      "TextureId",
+                                      "VertexColor",
+                                      "ColorMap",
+                                      "ColorMapContent",
+                                      "NormalMap",
+                                      "NormalMapContent",
+                                      "MetalnessMap",
+                                      "MetalnessMapContent",
+                                      "RoughnessMap",
+                                      "RoughnessMapContent",
+                                      "MeshData",
+                                      "MeshData2",
+                                      "SolidMeshHolder",
+                                      "ChildData",
+                                      "ChildData2",
+                                      "PhysicalConfigData",
+                                      "PhysicsData",
+                                      "UsePartColor"};
 static_assert(std::size(kSlotNames) == Appearance::kSlotCount, "one name per slot");
 } // namespace
 
@@ -363,6 +396,32 @@ std::optional<DecalInfo> Appearance::decal(std::uint32_t index) const {
     d.mapping.offsetV = FloatOr(p.at[kOffsetV], 0);
     if (const auto *z = ValueOf<std::int32_t>(p.at[kZIndex])) d.zIndex = *z;
     return d;
+}
+
+std::optional<UnionData> Appearance::unionData(std::uint32_t index) const {
+    if (kindOf(index) != ClassKind::Union) return std::nullopt;
+    const Props p = gather(index);
+    const auto bytes = [&](Slot slot) -> std::string_view {
+        const Property *prop = p.at[slot];
+        if (prop == nullptr) return {};
+        if (const auto *s = std::get_if<std::string>(&prop->value.data)) return *s;
+        if (const auto *ref = std::get_if<SharedStringRef>(&prop->value.data))
+            return ref->index < mDoc.sharedStrings.size() ? std::string_view(mDoc.sharedStrings[ref->index].content)
+                                                          : std::string_view();
+        return {};
+    };
+    UnionData u;
+    u.solidMesh = bytes(kSolidMeshHolder);
+    u.meshData2 = bytes(kMeshData2);
+    u.meshData = bytes(kMeshData);
+    u.childData2 = bytes(kChildData2);
+    u.childData = bytes(kChildData);
+    u.physicalConfig = bytes(kPhysicalConfigData);
+    u.physics = bytes(kPhysicsData);
+    if (const auto *b = ValueOf<bool>(p.at[kUsePartColor])) u.usePartColor = *b;
+    u.initialSize = Vector3Of(p.at[kInitialSize]).value_or(Vector3{});
+    u.intersect = mDoc.className(mDoc.instances[index]) == "IntersectOperation";
+    return u;
 }
 
 std::optional<SurfaceMaps> Appearance::surfaceMaps(std::uint32_t index) const {

@@ -56,6 +56,15 @@ struct PartGeometry {
     std::uint32_t surfaceAppearance = kNoInstance; // MeshPart's SurfaceAppearance child
 };
 
+// A union's geometry blobs (docs/formats/roblox-union-mesh.md §2): views of its String / SharedString property
+// bytes (empty when absent), valid while the document lives.
+struct UnionData {
+    std::string_view solidMesh, meshData2, meshData, childData2, childData, physicalConfig, physics;
+    bool usePartColor = false;
+    Vector3 initialSize;    // 0 when absent
+    bool intersect = false; // IntersectOperation
+};
+
 // A SurfaceAppearance's maps (ColorMap… or ColorMapContent…); empty when absent.
 struct SurfaceMaps {
     std::string color, normal, metalness, roughness;
@@ -115,6 +124,8 @@ public:
     // The part's `size` (Roblox's default 4 × 1.2 × 2 when absent).
     Vector3 size(std::uint32_t index) const;
     std::optional<DecalInfo> decal(std::uint32_t index) const;
+    // The blobs of a union part (nullopt for another class).
+    std::optional<UnionData> unionData(std::uint32_t index) const;
     // The maps of a SurfaceAppearance (nullopt for another class).
     std::optional<SurfaceMaps> surfaceMaps(std::uint32_t index) const;
     std::optional<LightInfo> light(std::uint32_t index) const;
@@ -180,6 +191,14 @@ public:
         kMetalnessMapContent,
         kRoughnessMap,
         kRoughnessMapContent,
+        kMeshData,
+        kMeshData2,
+        kSolidMeshHolder,
+        kChildData,
+        kChildData2,
+        kPhysicalConfigData,
+        kPhysicsData,
+        kUsePartColor,
         kSlotCount
     };
     struct Props {

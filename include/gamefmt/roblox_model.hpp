@@ -45,6 +45,12 @@ inline constexpr const char *kRbxPropPrefix = "rbx.props.";
 // to nothing there) and rbx.light.shadows (BOOL, only when true).
 inline constexpr const char *kRbxGeometry = "rbx.geometry";
 inline constexpr const char *kRbxUnresolved = "rbx.unresolved";
+// Unions (docs/roblox-model.md): rbx.geometry = "union-mesh" (the union's own render mesh), "union-parts" (its
+// source parts from the nested model) or "union-hull" (its physics hulls); rbx.unionSource = the blob it came
+// from ("CSGMDL4", "SolidMesh", "ChildData2", "CSGPHS7", …); rbx.negated = true when nested NegateOperations were
+// left out of union-parts (the shape is missing its cuts).
+inline constexpr const char *kRbxUnionSource = "rbx.unionSource";
+inline constexpr const char *kRbxNegated = "rbx.negated";
 inline constexpr const char *kRbxLightRange = "rbx.light.range";
 inline constexpr const char *kRbxLightShadows = "rbx.light.shadows";
 
