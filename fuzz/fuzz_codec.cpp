@@ -2,13 +2,15 @@
 // Whole imports (fuzz_importer.cpp) spend most of each run in Assimp's post-processing and glTF export; the
 // codecs are where the hostile bytes are parsed, so these targets run them an order of magnitude faster.
 // GAMEFMT_FUZZ_CODEC picks the codec: 1 Roblox mesh, 2 Roblox model (binary and XML), 3 Redguard model,
-// 4 Redguard ROB archive (framing, then every embedded model), 5 Roblox union blobs (render meshes and hulls).
+// 4 Redguard ROB archive (framing, then every embedded model), 5 Roblox union blobs (render meshes and hulls),
+// 6 Roblox terrain SmoothGrid (decode, then mesh small grids at every stride).
 #include "common/error.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/rob.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 #include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/terrain.hpp"
 #include "importers/roblox_model/union_mesh.hpp"
 #include "importers/roblox_model/writer.hpp"
 
@@ -18,7 +20,7 @@
 #include <vector>
 
 #ifndef GAMEFMT_FUZZ_CODEC
-#error "GAMEFMT_FUZZ_CODEC must pick the codec (1-5)"
+#error "GAMEFMT_FUZZ_CODEC must pick the codec (1-6)"
 #endif
 
 namespace {
@@ -107,6 +109,22 @@ void RedguardModel(const std::uint8_t *data, std::size_t size, std::size_t base 
     }
 }
 
+// Terrain (docs/formats/roblox-terrain.md): decode; grids of a few chunks are meshed too (big ones would only
+// measure the mesher's speed), and every triangle must index a vertex.
+[[maybe_unused]] void RobloxTerrain(const std::uint8_t *data, std::size_t size) {
+    const gamefmt::rbx::TerrainGrid grid = gamefmt::rbx::DecodeSmoothGrid(data, size, std::uint64_t(64) << 20);
+    if (grid.chunks.size() > 4) return;
+    for (int stride : {1, 2, 4}) {
+        gamefmt::rbx::TerrainMeshOptions options;
+        options.stride = stride;
+        const gamefmt::rbx::TerrainSurface s = gamefmt::rbx::MeshTerrain(grid, options);
+        if (s.normals.size() != s.positions.size()) __builtin_trap();
+        for (const auto &tris : s.trianglesByMaterial)
+            for (std::uint32_t i : tris)
+                if (i >= s.positions.size()) __builtin_trap();
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -122,6 +140,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         RedguardRob(data, size);
 #elif GAMEFMT_FUZZ_CODEC == 5
         RobloxUnion(data, size);
+#elif GAMEFMT_FUZZ_CODEC == 6
+        RobloxTerrain(data, size);
 #endif
     } catch (const gamefmt::FormatError &) {
     }

@@ -15,6 +15,7 @@
 #include "importers/roblox_model/appearance.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/shapes.hpp"
+#include "importers/roblox_model/terrain.hpp"
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/scene.h>
@@ -171,6 +172,7 @@ private:
     int metalRoughnessImage(int metal, int rough);
     void appendChild(std::uint32_t index, aiNode *child);
     void addUnion(std::uint32_t index, const UnionShape &shape, const rbx::Look &look, const rbx::Vector3 &size);
+    void addTerrain(std::uint32_t index);
     unsigned decalMaterial(const rbx::DecalInfo &decal, unsigned image);
     int embeddedImage(const std::string &uri);
     bool attachExisting(const MeshKey &key, std::uint32_t index);
@@ -222,6 +224,10 @@ void GeometryBuilder::run(const std::vector<std::uint32_t> &order, bool isPlace)
         inScope[index] = all || (parent != kNoInstance ? inScope[parent] : mDoc.className(inst) == "Workspace");
         if (index == camera) addCamera(index);
         if (!inScope[index]) continue;
+        if (mOptions.terrain && mDoc.className(inst) == "Terrain") {
+            addTerrain(index);
+            continue;
+        }
         rbx::Look look;
         const rbx::PartGeometry g = mLooks.geometry(index, &look);
         if (g.source != GeometrySource::None) {
@@ -704,6 +710,108 @@ void GeometryBuilder::addUnion(std::uint32_t index, const UnionShape &shape, con
     node->mNumMeshes = static_cast<unsigned>(found->second.size());
     node->mMeshes = new unsigned[found->second.size()];
     std::copy(found->second.begin(), found->second.end(), node->mMeshes);
+}
+
+// docs/formats/roblox-terrain.md §8.4: one mesh per material (and Water) on the Terrain's node, world studs.
+void GeometryBuilder::addTerrain(std::uint32_t index) {
+    const std::optional<rbx::TerrainData> data = mLooks.terrainData(index);
+    if (!data || data->smoothGrid.empty() || mNodes[index] == nullptr) return;
+    const std::string prefix = std::string(rbx::kFormatName) + ": Terrain: ";
+    rbx::TerrainGrid grid;
+    try {
+        grid = rbx::DecodeSmoothGrid(reinterpret_cast<const std::uint8_t *>(data->smoothGrid.data()),
+                                     data->smoothGrid.size(), mOptions.terrainBudget);
+    } catch (const FormatError &e) {
+        LogWarn(prefix + "not meshed (" + e.what() + "); its SmoothGrid stays in the file");
+        return;
+    }
+    for (const std::string &w : grid.warnings) LogWarn(prefix + w);
+    MetadataBuilder md;
+    md.add(kRbxGeometry, "terrain");
+    md.add(kRbxTerrainVoxels, static_cast<std::uint64_t>(grid.nonAirVoxels));
+    md.add(kRbxTerrainChunks, static_cast<std::uint64_t>(grid.chunks.size()));
+    annotate(index, md);
+    if (grid.chunks.empty()) return;
+    const std::uint64_t voxels = grid.nonAirVoxels;
+    const std::size_t chunks = grid.chunks.size();
+    rbx::TerrainMeshOptions options;
+    options.stride = mOptions.terrainStride;
+    options.water = mOptions.terrainWater;
+    const rbx::TerrainSurface surface = rbx::MeshTerrain(grid, options);
+    grid = rbx::TerrainGrid(); // the voxels are no longer needed
+    const auto colours = rbx::TerrainMaterialColors(reinterpret_cast<const std::uint8_t *>(data->materialColors.data()),
+                                                    data->materialColors.size());
+    std::vector<std::uint32_t> remap(surface.positions.size(), 0xFFFFFFFFu);
+    std::vector<unsigned> meshes;
+    std::size_t unknown = 0;
+    for (std::size_t id = 0; id < surface.trianglesByMaterial.size(); ++id) {
+        const std::vector<std::uint32_t> &tris = surface.trianglesByMaterial[id];
+        if (tris.empty()) continue;
+        const auto m8 = static_cast<std::uint8_t>(id);
+        rbx::Look look;
+        look.material = id == rbx::kTerrainWater ? 2048u : rbx::TerrainEnumMaterial(m8);
+        if (look.material == 0) {
+            look.material = rbx::kMaterialPlastic;
+            ++unknown;
+        }
+        std::string name = "rbx_terrain_" + rbx::TerrainMaterialName(m8) + "_";
+        aiColor4D colour(163 / 255.0f, 162 / 255.0f, 165 / 255.0f, 1.0f);
+        if (id == rbx::kTerrainWater) {
+            colour = aiColor4D(data->waterColor.r, data->waterColor.g, data->waterColor.b, 1.0f);
+            look.transparency = data->waterTransparency;
+            look.color = {ToByte(colour.r), ToByte(colour.g), ToByte(colour.b)};
+        } else if (id < colours.size()) {
+            look.color = colours[id];
+            colour = aiColor4D(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
+        } else {
+            look.color = {163, 162, 165};
+        }
+        name += Hex6(look.color);
+        const auto material = static_cast<unsigned>(mMaterials.size());
+        mMaterials.push_back(lookMaterial(name, look, colour));
+        if (look.transparency > 0) {
+            const float opacity = 1 - look.transparency;
+            mMaterials.back()->RemoveProperty(AI_MATKEY_OPACITY);
+            mMaterials.back()->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
+        }
+        // The material's vertices, duplicated per material (normals shared: no seams, §8.2 step 5).
+        std::vector<std::uint32_t> used;
+        for (std::uint32_t v : tris)
+            if (remap[v] == 0xFFFFFFFFu) {
+                remap[v] = static_cast<std::uint32_t>(used.size());
+                used.push_back(v);
+            }
+        auto mesh = std::make_unique<aiMesh>();
+        mesh->mName = ToAiString("Terrain_" + rbx::TerrainMaterialName(m8));
+        mesh->mMaterialIndex = material;
+        mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+        mesh->mNumVertices = static_cast<unsigned>(used.size());
+        mesh->mVertices = new aiVector3D[used.size()];
+        mesh->mNormals = new aiVector3D[used.size()];
+        for (std::size_t i = 0; i < used.size(); ++i) {
+            const rbx::Vector3 &p = surface.positions[used[i]], &n = surface.normals[used[i]];
+            mesh->mVertices[i] = aiVector3D(p.x, p.y, p.z);
+            mesh->mNormals[i] = aiVector3D(n.x, n.y, n.z);
+        }
+        mesh->mNumFaces = static_cast<unsigned>(tris.size() / 3);
+        mesh->mFaces = new aiFace[mesh->mNumFaces];
+        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+            mesh->mFaces[f].mNumIndices = 3;
+            mesh->mFaces[f].mIndices =
+                new unsigned[3]{remap[tris[3 * f]], remap[tris[3 * f + 1]], remap[tris[3 * f + 2]]};
+        }
+        for (std::uint32_t v : used) remap[v] = 0xFFFFFFFFu;
+        meshes.push_back(static_cast<unsigned>(mMeshes.size()));
+        mMeshes.push_back(std::move(mesh));
+    }
+    if (unknown != 0) LogWarn(prefix + std::to_string(unknown) + " unknown material id(s) drawn as Plastic grey");
+    aiNode *node = mNodes[index];
+    node->mNumMeshes = static_cast<unsigned>(meshes.size());
+    node->mMeshes = new unsigned[meshes.size()];
+    std::copy(meshes.begin(), meshes.end(), node->mMeshes);
+    LogInfo(prefix + std::to_string(voxels) + " voxels in " + std::to_string(chunks) + " chunks → " +
+            std::to_string(meshes.size()) + " mesh(es), " + std::to_string(surface.positions.size()) +
+            " surface vertices (stride " + std::to_string(options.stride) + ")");
 }
 
 void GeometryBuilder::appendChild(std::uint32_t index, aiNode *child) {

@@ -50,6 +50,10 @@ struct RbxGeometryOptions {
     unsigned segments = 24;     // GAMEFMT_RBX_SEGMENTS: around cylinders and spheres
     bool sun = false;           // GAMEFMT_RBX_SUN: a directional light from Lighting's time and latitude
     RbxAssetResolver assets;    // null: every asset URI is unresolved
+    bool terrain = true;        // GAMEFMT_RBX_TERRAIN: mesh Terrain.SmoothGrid
+    bool terrainWater = true;   // GAMEFMT_RBX_TERRAIN_WATER
+    int terrainStride = 1;      // GAMEFMT_RBX_TERRAIN_STRIDE: 1, 2 or 4
+    std::uint64_t terrainBudget = std::uint64_t(1) << 30; // bytes of dense voxel chunks (GAMEFMT_RBX_MAX_DECOMPRESSED)
 };
 
 // Adds the geometry of `doc` to `scene`, whose node for instance i is `nodes[i]` (null when the instance is

@@ -59,6 +59,14 @@ void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
     else
         mGeometry.segments = static_cast<unsigned>(segments);
     mAssetFolders = SplitAssetFolders(importer->GetPropertyString(GAMEFMT_RBX_ASSET_DIR, ""));
+    mGeometry.terrain = importer->GetPropertyBool(GAMEFMT_RBX_TERRAIN, true);
+    mGeometry.terrainWater = importer->GetPropertyBool(GAMEFMT_RBX_TERRAIN_WATER, true);
+    const int stride = importer->GetPropertyInteger(GAMEFMT_RBX_TERRAIN_STRIDE, 2);
+    if (stride != 1 && stride != 2 && stride != 4)
+        mOptionError = "option " GAMEFMT_RBX_TERRAIN_STRIDE " is " + std::to_string(stride) + "; valid values: 1, 2, 4";
+    else
+        mGeometry.terrainStride = stride;
+    mGeometry.terrainBudget = mMaxDecompressed;
 }
 
 void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {

@@ -108,7 +108,11 @@ constexpr const char *kSlotNames[] = {"size",
                                       "ChildData2",
                                       "PhysicalConfigData",
                                       "PhysicsData",
-                                      "UsePartColor"};
+                                      "UsePartColor",
+                                      "SmoothGrid",
+                                      "MaterialColors",
+                                      "WaterColor",
+                                      "WaterTransparency"};
 static_assert(std::size(kSlotNames) == Appearance::kSlotCount, "one name per slot");
 } // namespace
 
@@ -398,18 +402,30 @@ std::optional<DecalInfo> Appearance::decal(std::uint32_t index) const {
     return d;
 }
 
+std::string_view Appearance::bytesOf(const Property *prop) const {
+    if (prop == nullptr) return {};
+    if (const auto *s = std::get_if<std::string>(&prop->value.data)) return *s;
+    if (const auto *ref = std::get_if<SharedStringRef>(&prop->value.data))
+        return ref->index < mDoc.sharedStrings.size() ? std::string_view(mDoc.sharedStrings[ref->index].content)
+                                                      : std::string_view();
+    return {};
+}
+
+std::optional<TerrainData> Appearance::terrainData(std::uint32_t index) const {
+    if (index >= mDoc.instances.size() || mDoc.className(mDoc.instances[index]) != "Terrain") return std::nullopt;
+    const Props p = gather(index);
+    TerrainData t;
+    t.smoothGrid = bytesOf(p.at[kSmoothGrid]);
+    t.materialColors = bytesOf(p.at[kMaterialColors]);
+    if (const auto *c = ValueOf<Color3>(p.at[kWaterColor])) t.waterColor = *c;
+    t.waterTransparency = Clamp01(FloatOr(p.at[kWaterTransparency], 0.3f));
+    return t;
+}
+
 std::optional<UnionData> Appearance::unionData(std::uint32_t index) const {
     if (kindOf(index) != ClassKind::Union) return std::nullopt;
     const Props p = gather(index);
-    const auto bytes = [&](Slot slot) -> std::string_view {
-        const Property *prop = p.at[slot];
-        if (prop == nullptr) return {};
-        if (const auto *s = std::get_if<std::string>(&prop->value.data)) return *s;
-        if (const auto *ref = std::get_if<SharedStringRef>(&prop->value.data))
-            return ref->index < mDoc.sharedStrings.size() ? std::string_view(mDoc.sharedStrings[ref->index].content)
-                                                          : std::string_view();
-        return {};
-    };
+    const auto bytes = [&](Slot slot) { return bytesOf(p.at[slot]); };
     UnionData u;
     u.solidMesh = bytes(kSolidMeshHolder);
     u.meshData2 = bytes(kMeshData2);

@@ -65,6 +65,13 @@ struct UnionData {
     bool intersect = false; // IntersectOperation
 };
 
+// A Terrain's voxels and looks (docs/formats/roblox-terrain.md §3).
+struct TerrainData {
+    std::string_view smoothGrid, materialColors;
+    Color3 waterColor{12 / 255.0f, 84 / 255.0f, 92 / 255.0f};
+    float waterTransparency = 0.3f;
+};
+
 // A SurfaceAppearance's maps (ColorMap… or ColorMapContent…); empty when absent.
 struct SurfaceMaps {
     std::string color, normal, metalness, roughness;
@@ -124,6 +131,8 @@ public:
     // The part's `size` (Roblox's default 4 × 1.2 × 2 when absent).
     Vector3 size(std::uint32_t index) const;
     std::optional<DecalInfo> decal(std::uint32_t index) const;
+    // The voxels of a Terrain instance (nullopt for another class).
+    std::optional<TerrainData> terrainData(std::uint32_t index) const;
     // The blobs of a union part (nullopt for another class).
     std::optional<UnionData> unionData(std::uint32_t index) const;
     // The maps of a SurfaceAppearance (nullopt for another class).
@@ -199,6 +208,10 @@ public:
         kPhysicalConfigData,
         kPhysicsData,
         kUsePartColor,
+        kSmoothGrid,
+        kMaterialColors,
+        kWaterColor,
+        kWaterTransparency,
         kSlotCount
     };
     struct Props {
@@ -232,6 +245,7 @@ private:
     ClassKind kindOf(std::uint32_t index) const;
     bool isPart(const Props &p, ClassKind kind) const;
     void applyMeshChild(std::uint32_t part, PartGeometry &g) const;
+    std::string_view bytesOf(const Property *p) const; // String or SharedString bytes
 
     const Document &mDoc;
     std::vector<std::uint8_t> mSlotOfName; // interned name id → Slot, kSlotCount when unused

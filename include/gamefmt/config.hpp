@@ -109,6 +109,21 @@
 // CLI: --rbx-uri-prefix P
 #define GAMEFMT_RBX_MESH_URI_PREFIX "GAMEFMT_RBX_MESH_URI_PREFIX"
 
+// Import (bool, default true): mesh the place's Terrain voxels (Terrain.SmoothGrid) with the surface-nets mesher
+// of docs/formats/roblox-terrain.md §8: one mesh per terrain material, coloured by MaterialColors. false: the
+// Terrain node stays empty (its voxels stay in the file). CLI: --rbx-no-terrain
+#define GAMEFMT_RBX_TERRAIN "GAMEFMT_RBX_TERRAIN"
+
+// Import (bool, default true): also mesh the terrain's water (one mesh, WaterColor, 1 - WaterTransparency).
+// CLI: --rbx-no-water
+#define GAMEFMT_RBX_TERRAIN_WATER "GAMEFMT_RBX_TERRAIN_WATER"
+
+// Import (int, default 2): mesh the terrain every N voxels per axis (1, 2 or 4): cells of 4·N studs, a coarse cell
+// taking the most common solid material and the mean occupancy of its N³ voxels. 2 keeps a big map (millions
+// of voxels) within a few hundred MB and about a quarter of the triangles; 1 is full resolution.
+// CLI: --rbx-terrain-stride N
+#define GAMEFMT_RBX_TERRAIN_STRIDE "GAMEFMT_RBX_TERRAIN_STRIDE"
+
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
 // "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C
 #define GAMEFMT_RBX_EXPORT_COMPRESSION "GAMEFMT_RBX_EXPORT_COMPRESSION"

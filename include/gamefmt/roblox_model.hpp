@@ -50,6 +50,10 @@ inline constexpr const char *kRbxUnresolved = "rbx.unresolved";
 // from ("CSGMDL4", "SolidMesh", "ChildData2", "CSGPHS7", …); rbx.negated = true when nested NegateOperations were
 // left out of union-parts (the shape is missing its cuts).
 inline constexpr const char *kRbxUnionSource = "rbx.unionSource";
+// Terrain (docs/roblox-model.md, docs/formats/roblox-terrain.md): rbx.geometry = "terrain"; rbx.terrain.voxels
+// (UINT64) = voxels whose material is not Air (water included); rbx.terrain.chunks (UINT64) = 32³ chunks read.
+inline constexpr const char *kRbxTerrainVoxels = "rbx.terrain.voxels";
+inline constexpr const char *kRbxTerrainChunks = "rbx.terrain.chunks";
 inline constexpr const char *kRbxNegated = "rbx.negated";
 inline constexpr const char *kRbxLightRange = "rbx.light.range";
 inline constexpr const char *kRbxLightShadows = "rbx.light.shadows";
