@@ -3,6 +3,7 @@
 // 100,000 Parts. Reported: bytes_per_second of the file, decompressed_per_second of chunk data, and
 // items_per_second = instances.
 #include "assimp_glue/gltf/writer.hpp"
+#include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_model/dom.hpp"
@@ -321,6 +322,31 @@ void BM_RbxSceneMemory(benchmark::State &state) {
     state.counters["aiNode_bytes"] = static_cast<double>(sizeof(aiNode));
     state.SetLabel(in->label);
 }
+
+// Terrain (issue #15 point 4): the big generated map (7.5 M voxels) imported at stride 1, 2 and 4; heap growth of the
+// import (mallinfo2, what the scene holds afterwards) and triangles as counters. docs/performance.md has the
+// process peaks (/usr/bin/time).
+void BM_RbxTerrainImport(benchmark::State &state) {
+    static const std::vector<std::uint8_t> map = gamefmt::fixtures::BigTerrainPlace();
+    double heap = 0, triangles = 0;
+    for (auto _ : state) {
+        const std::size_t before = mallinfo2().uordblks;
+        Assimp::Importer importer;
+        gamefmt::RegisterImporters(importer);
+        importer.SetPropertyInteger(GAMEFMT_RBX_TERRAIN_STRIDE, static_cast<int>(state.range(0)));
+        const aiScene *scene = importer.ReadFileFromMemory(map.data(), map.size(), 0, "rbxl");
+        if (scene == nullptr) {
+            state.SkipWithError(importer.GetErrorString());
+            return;
+        }
+        heap = static_cast<double>(mallinfo2().uordblks - before);
+        triangles = 0;
+        for (unsigned m = 0; m < scene->mNumMeshes; ++m) triangles += scene->mMeshes[m]->mNumFaces;
+    }
+    state.counters["scene_heap_MB"] = heap / (1 << 20);
+    state.counters["triangles"] = triangles;
+}
+BENCHMARK(BM_RbxTerrainImport)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 // Argument 0: the largest corpus place; 1: the generated place.
 BENCHMARK(BM_RbxDecodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
