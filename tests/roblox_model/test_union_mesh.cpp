@@ -549,3 +549,56 @@ TEST(RbxUnionScene, SourcePartsFromTheNestedModel) {
 
 } // namespace
 } // namespace gamefmt
+
+namespace gamefmt {
+namespace {
+
+// Without the corpus too: a generated model with a union of each kind — its own CSGMDL4 mesh (MeshData), a
+// SolidMesh in a SharedString (SolidMeshHolder), hulls only (PhysicalConfigData), a CSGK key with hulls — each
+// drawn as the tetrahedron, scaled by size / InitialSize.
+TEST(RbxUnionScene, GeneratedUnionsOfEveryKind) {
+    rbx::Document doc;
+    // The binary format stores a property for every instance of a class or for none: every union gets all three,
+    // empty where unused.
+    const auto shared = [&](const Bytes &blob) {
+        rbx::SharedStringEntry entry;
+        entry.content.assign(blob.begin(), blob.end());
+        doc.sharedStrings.push_back(entry);
+        return rbx::SharedStringRef{static_cast<std::uint32_t>(doc.sharedStrings.size() - 1)};
+    };
+    const auto add = [&](const char *name, const Bytes &meshData, const Bytes &solid, const Bytes &hulls, float x) {
+        const auto u = doc.addInstance("UnionOperation", name, rbx::kNoInstance);
+        rbx::CFrame cf;
+        cf.position = {x, 0, 0};
+        rbx::AddProperty(doc, u, "CFrame", rbx::Type::CFrame, cf);
+        rbx::AddProperty(doc, u, "size", rbx::Type::Vector3, rbx::Vector3{4, 2, 2});
+        rbx::AddProperty(doc, u, "InitialSize", rbx::Type::Vector3, rbx::Vector3{2, 2, 2});
+        rbx::AddProperty(doc, u, "UsePartColor", rbx::Type::Bool, true);
+        rbx::AddProperty(doc, u, "MeshData", rbx::Type::String, std::string(meshData.begin(), meshData.end()));
+        rbx::AddProperty(doc, u, "SolidMeshHolder", rbx::Type::SharedString, shared(solid));
+        rbx::AddProperty(doc, u, "PhysicalConfigData", rbx::Type::SharedString, shared(hulls));
+    };
+    add("Mesh", fixtures::UnionCsgMdl4Tetra(), {}, fixtures::UnionCsgphs7Tetra(), 0);
+    add("Solid", {}, fixtures::UnionSolidMeshTetra(), {}, 10);
+    add("Hulls", {}, {}, fixtures::UnionCsgphs7Tetra(), 20);
+    const test::ImportResult r = test::ImportMemory(rbx::WriteBinary(doc), "rbxm");
+    ASSERT_TRUE(r) << r.error;
+    const struct {
+        const char *name, *geometry, *source;
+        float x;
+    } expected[] = {{"Mesh", "union-mesh", "CSGMDL4", 0},
+                    {"Solid", "union-mesh", "SolidMesh", 10},
+                    {"Hulls", "union-hull", "CSGPHS7", 20}};
+    for (const auto &e : expected) {
+        SCOPED_TRACE(e.name);
+        const aiNode *n = r.scene->mRootNode->FindNode(e.name);
+        ASSERT_NE(n, nullptr);
+        EXPECT_EQ(NodeMeta(n, kRbxGeometry), e.geometry);
+        EXPECT_EQ(NodeMeta(n, kRbxUnionSource), e.source);
+        // The tetrahedron spans ±1; × (2, 1, 1) and moved to x.
+        ExpectBox(NodeBounds(r.scene, n), {e.x - 2, -1, -1}, {e.x + 2, 1, 1});
+    }
+}
+
+} // namespace
+} // namespace gamefmt
