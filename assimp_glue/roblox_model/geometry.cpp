@@ -149,6 +149,68 @@ std::string MaterialWord(std::uint32_t material) {
     return name != nullptr ? name : "Material" + std::to_string(material);
 }
 
+// Triangles `indices` (three per face) as the mesh's faces, each index through `map` when given.
+void SetTriangles(aiMesh &mesh, const std::vector<std::uint32_t> &indices, const std::vector<std::uint32_t> *map) {
+    mesh.mNumFaces = static_cast<unsigned>(indices.size() / 3);
+    mesh.mFaces = new aiFace[mesh.mNumFaces];
+    for (std::size_t f = 0; f < mesh.mNumFaces; ++f) {
+        aiFace &face = mesh.mFaces[f];
+        face.mNumIndices = 3;
+        face.mIndices = new unsigned[3];
+        for (std::size_t k = 0; k < 3; ++k) {
+            const std::uint32_t i = indices[3 * f + k];
+            face.mIndices[k] = map != nullptr ? (*map)[i] : i;
+        }
+    }
+}
+
+// The look of terrain material `id` (§5, §8.3, §8.4): MaterialColors (or WaterColor and WaterTransparency for
+// water), the Enum.Material value (Plastic for ids without one); `colour` receives the colour as 0..1.
+rbx::Look TerrainLook(std::uint8_t id, const std::array<rbx::Color3uint8, rbx::kTerrainMaterialCount> &colours,
+                      const rbx::TerrainData &data, aiColor4D &colour) {
+    rbx::Look look;
+    look.material = id == rbx::kTerrainWater ? 2048u : rbx::TerrainEnumMaterial(id);
+    if (look.material == 0) look.material = rbx::kMaterialPlastic;
+    look.color = {163, 162, 165};
+    if (id == rbx::kTerrainWater) {
+        look.transparency = data.waterTransparency;
+        look.color = {ToByte(data.waterColor.r), ToByte(data.waterColor.g), ToByte(data.waterColor.b)};
+        colour = aiColor4D(data.waterColor.r, data.waterColor.g, data.waterColor.b, 1.0f);
+        return look;
+    }
+    if (id < colours.size()) look.color = colours[id];
+    colour = aiColor4D(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
+    return look;
+}
+
+// One terrain material's mesh: its triangles over the surface's vertices, which it copies (with their shared
+// normals: no seams at material borders, roblox-terrain.md §8.2 step 5). `remap` is all 0xFFFFFFFF on entry and on
+// return.
+std::unique_ptr<aiMesh> TerrainMesh(const rbx::TerrainSurface &surface, const std::vector<std::uint32_t> &tris,
+                                    std::vector<std::uint32_t> &remap, const std::string &name, unsigned material) {
+    std::vector<std::uint32_t> used;
+    for (std::uint32_t v : tris)
+        if (remap[v] == 0xFFFFFFFFu) {
+            remap[v] = static_cast<std::uint32_t>(used.size());
+            used.push_back(v);
+        }
+    auto mesh = std::make_unique<aiMesh>();
+    mesh->mName = ToAiString(name);
+    mesh->mMaterialIndex = material;
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh->mNumVertices = static_cast<unsigned>(used.size());
+    mesh->mVertices = new aiVector3D[used.size()];
+    mesh->mNormals = new aiVector3D[used.size()];
+    for (std::size_t i = 0; i < used.size(); ++i) {
+        const rbx::Vector3 &p = surface.positions[used[i]], &n = surface.normals[used[i]];
+        mesh->mVertices[i] = aiVector3D(p.x, p.y, p.z);
+        mesh->mNormals[i] = aiVector3D(n.x, n.y, n.z);
+    }
+    SetTriangles(*mesh, tris, &remap);
+    for (std::uint32_t v : used) remap[v] = 0xFFFFFFFFu;
+    return mesh;
+}
+
 class GeometryBuilder {
 public:
     GeometryBuilder(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxGeometryOptions &options,
@@ -693,13 +755,7 @@ void GeometryBuilder::addUnion(std::uint32_t index, const UnionShape &shape, con
                 mesh->mNumUVComponents[0] = 2;
                 std::copy(piece.uvs.begin(), piece.uvs.end(), mesh->mTextureCoords[0]);
             }
-            mesh->mNumFaces = static_cast<unsigned>(piece.indices.size() / 3);
-            mesh->mFaces = new aiFace[mesh->mNumFaces];
-            for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-                mesh->mFaces[f].mNumIndices = 3;
-                mesh->mFaces[f].mIndices =
-                    new unsigned[3]{piece.indices[3 * f], piece.indices[3 * f + 1], piece.indices[3 * f + 2]};
-            }
+            SetTriangles(*mesh, piece.indices, nullptr);
             meshes.push_back(static_cast<unsigned>(mMeshes.size()));
             mMeshes.push_back(std::move(mesh));
         }
@@ -748,24 +804,10 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
         const std::vector<std::uint32_t> &tris = surface.trianglesByMaterial[id];
         if (tris.empty()) continue;
         const auto m8 = static_cast<std::uint8_t>(id);
-        rbx::Look look;
-        look.material = id == rbx::kTerrainWater ? 2048u : rbx::TerrainEnumMaterial(m8);
-        if (look.material == 0) {
-            look.material = rbx::kMaterialPlastic;
-            ++unknown;
-        }
+        aiColor4D colour;
+        const rbx::Look look = TerrainLook(m8, colours, *data, colour);
+        if (look.material == rbx::kMaterialPlastic) ++unknown;
         std::string name = "rbx_terrain_" + rbx::TerrainMaterialName(m8) + "_";
-        aiColor4D colour(163 / 255.0f, 162 / 255.0f, 165 / 255.0f, 1.0f);
-        if (id == rbx::kTerrainWater) {
-            colour = aiColor4D(data->waterColor.r, data->waterColor.g, data->waterColor.b, 1.0f);
-            look.transparency = data->waterTransparency;
-            look.color = {ToByte(colour.r), ToByte(colour.g), ToByte(colour.b)};
-        } else if (id < colours.size()) {
-            look.color = colours[id];
-            colour = aiColor4D(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
-        } else {
-            look.color = {163, 162, 165};
-        }
         name += Hex6(look.color);
         const auto material = static_cast<unsigned>(mMaterials.size());
         mMaterials.push_back(lookMaterial(name, look, colour));
@@ -774,35 +816,8 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
             mMaterials.back()->RemoveProperty(AI_MATKEY_OPACITY);
             mMaterials.back()->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
         }
-        // The material's vertices, duplicated per material (normals shared: no seams, §8.2 step 5).
-        std::vector<std::uint32_t> used;
-        for (std::uint32_t v : tris)
-            if (remap[v] == 0xFFFFFFFFu) {
-                remap[v] = static_cast<std::uint32_t>(used.size());
-                used.push_back(v);
-            }
-        auto mesh = std::make_unique<aiMesh>();
-        mesh->mName = ToAiString("Terrain_" + rbx::TerrainMaterialName(m8));
-        mesh->mMaterialIndex = material;
-        mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
-        mesh->mNumVertices = static_cast<unsigned>(used.size());
-        mesh->mVertices = new aiVector3D[used.size()];
-        mesh->mNormals = new aiVector3D[used.size()];
-        for (std::size_t i = 0; i < used.size(); ++i) {
-            const rbx::Vector3 &p = surface.positions[used[i]], &n = surface.normals[used[i]];
-            mesh->mVertices[i] = aiVector3D(p.x, p.y, p.z);
-            mesh->mNormals[i] = aiVector3D(n.x, n.y, n.z);
-        }
-        mesh->mNumFaces = static_cast<unsigned>(tris.size() / 3);
-        mesh->mFaces = new aiFace[mesh->mNumFaces];
-        for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-            mesh->mFaces[f].mNumIndices = 3;
-            mesh->mFaces[f].mIndices =
-                new unsigned[3]{remap[tris[3 * f]], remap[tris[3 * f + 1]], remap[tris[3 * f + 2]]};
-        }
-        for (std::uint32_t v : used) remap[v] = 0xFFFFFFFFu;
         meshes.push_back(static_cast<unsigned>(mMeshes.size()));
-        mMeshes.push_back(std::move(mesh));
+        mMeshes.push_back(TerrainMesh(surface, tris, remap, "Terrain_" + rbx::TerrainMaterialName(m8), material));
     }
     if (unknown != 0) LogWarn(prefix + std::to_string(unknown) + " unknown material id(s) drawn as Plastic grey");
     aiNode *node = mNodes[index];

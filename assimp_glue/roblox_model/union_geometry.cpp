@@ -133,40 +133,26 @@ UnionShape FromMesh(const rbx::UnionMesh &m, const rbx::UnionData &u, const rbx:
     return shape;
 }
 
-// §5.3: the source parts of the nested model, in the union's frame, scaled by size / InitialSize; NegateOperations
-// left out (flagged). nullopt when the blob holds no drawable part.
-std::optional<UnionShape> FromParts(std::string_view blob, const rbx::UnionData &u, const rbx::Look &look,
-                                    const rbx::Vector3 &size, unsigned segments, const std::string &unionName,
-                                    const char *source) {
-    rbx::Document nested;
-    try {
-        rbx::ReadOptions options;
-        options.maxDecompressed = std::uint64_t(64) << 20;
-        options.maxInstances = 100000;
-        nested = rbx::ReadBinary(reinterpret_cast<const std::uint8_t *>(blob.data()), blob.size(), options);
-    } catch (const FormatError &e) {
-        LogWarn(std::string(rbx::kFormatName) + ": union '" + SanitizeForAiString(unionName, 100) + "': " + source +
-                " not read (" + e.what() + ")");
-        return std::nullopt;
-    }
+struct NestedPart {
+    rbx::Look look;
+    rbx::ShapeMesh mesh;
+    aiMatrix3x3 r;
+    aiVector3D p;
+};
+
+// The drawable parts of a nested model in the union's frame (their shapes, looks and CFrames); NegateOperations
+// set `negated`; `corners` gets every transformed vertex (for an InitialSize that is not given).
+void CollectParts(const rbx::Document &nested, unsigned segments, std::vector<NestedPart> &parts, bool &negated,
+                  std::vector<rbx::Vector3> &corners) {
     const rbx::Appearance looks(nested);
     const std::optional<std::uint32_t> cframeName = nested.names.find("CFrame");
-    struct Part {
-        rbx::Look look;
-        rbx::ShapeMesh mesh;
-        aiMatrix3x3 r;
-        aiVector3D p;
-    };
-    std::vector<Part> parts;
-    bool negated = false;
-    std::vector<rbx::Vector3> corners; // for an InitialSize that is not given
     for (std::uint32_t i = 0; i < nested.instances.size(); ++i) {
         const rbx::Instance &inst = nested.instances[i];
         if (nested.className(inst) == "NegateOperation") {
             negated = true;
             continue;
         }
-        Part part;
+        NestedPart part;
         const rbx::PartGeometry g = looks.geometry(i, &part.look);
         if (g.source != rbx::GeometrySource::Shape || !Finite(g.size) || !Finite(g.offset)) continue;
         const rbx::Property *cf = cframeName ? inst.find(*cframeName) : nullptr;
@@ -184,6 +170,28 @@ std::optional<UnionShape> FromParts(std::string_view blob, const rbx::UnionData 
         }
         parts.push_back(std::move(part));
     }
+}
+
+// §5.3: the source parts of the nested model, in the union's frame, scaled by size / InitialSize; NegateOperations
+// left out (flagged). nullopt when the blob holds no drawable part.
+std::optional<UnionShape> FromParts(std::string_view blob, const rbx::UnionData &u, const rbx::Look &look,
+                                    const rbx::Vector3 &size, unsigned segments, const std::string &unionName,
+                                    const char *source) {
+    rbx::Document nested;
+    try {
+        rbx::ReadOptions options;
+        options.maxDecompressed = std::uint64_t(64) << 20;
+        options.maxInstances = 100000;
+        nested = rbx::ReadBinary(reinterpret_cast<const std::uint8_t *>(blob.data()), blob.size(), options);
+    } catch (const FormatError &e) {
+        LogWarn(std::string(rbx::kFormatName) + ": union '" + SanitizeForAiString(unionName, 100) + "': " + source +
+                " not read (" + e.what() + ")");
+        return std::nullopt;
+    }
+    std::vector<NestedPart> parts;
+    bool negated = false;
+    std::vector<rbx::Vector3> corners; // for an InitialSize that is not given
+    CollectParts(nested, segments, parts, negated, corners);
     if (parts.empty()) return std::nullopt;
     UnionShape shape;
     shape.geometry = "union-parts";
@@ -194,7 +202,7 @@ std::optional<UnionShape> FromParts(std::string_view blob, const rbx::UnionData 
     const aiVector3D s = ScaleOf(size, u.initialSize, corners);
     const aiVector3D inv(s.x != 0 ? 1 / s.x : 0, s.y != 0 ? 1 / s.y : 0, s.z != 0 ? 1 / s.z : 0);
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> pieceOf;
-    for (const Part &part : parts) {
+    for (const NestedPart &part : parts) {
         const rbx::Look &l = u.usePartColor ? look : part.look;
         const auto key = std::make_tuple(std::uint32_t(l.color.r) << 16 | std::uint32_t(l.color.g) << 8 | l.color.b,
                                          l.material, static_cast<std::uint32_t>(l.transparency * 1e6f),

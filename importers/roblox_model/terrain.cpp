@@ -13,7 +13,7 @@ namespace gamefmt::rbx {
 namespace {
 
 constexpr std::int64_t kMaxChunkCoordinate = 1024; // §7: a full-terrain copy spans about ±1000 chunks
-constexpr std::uint64_t kChunkBytes = 2 * kTerrainChunkVoxels;
+constexpr std::uint64_t kChunkBytes = std::uint64_t{2} * kTerrainChunkVoxels;
 
 struct MaterialInfo {
     std::uint32_t value;
@@ -57,6 +57,61 @@ std::int64_t FloorDiv(std::int64_t a, std::int64_t b) {
     return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+// The runs of one chunk (§4.3, §4.5) into `chunk`'s dense arrays; oddities counted in `counts`.
+struct OddCounts {
+    std::size_t airBytes = 0, unknown = 0, oddLiquid = 0;
+};
+
+void DecodeRuns(ByteReader &r, TerrainChunk &chunk, OddCounts &counts, std::uint64_t &used, std::uint64_t &nonAir,
+                std::uint64_t &runs) {
+    chunk.material.assign(kTerrainChunkVoxels, kTerrainAir);
+    chunk.occupancy.assign(kTerrainChunkVoxels, 255);
+    int v = 0;
+    while (v < kTerrainChunkVoxels) {
+        const std::size_t runAt = r.tell();
+        const std::uint8_t lead = r.u8();
+        std::uint8_t material = lead & 63;
+        std::uint8_t occupancy = 255;
+        if ((lead & 0x40) != 0) occupancy = r.u8();
+        int count = 1;
+        int liquid = -1;
+        if ((lead & 0x80) != 0) {
+            const std::uint8_t c = r.u8();
+            if (c == 0)
+                liquid = r.u8();
+            else
+                count = c + 1;
+        }
+        if (v + count > kTerrainChunkVoxels)
+            r.failAt(runAt, "a run of " + std::to_string(count) + " voxels crosses the chunk end (" +
+                                std::to_string(kTerrainChunkVoxels - v) + " voxels left)");
+        if (material == kTerrainAir && (lead & 0x40) != 0) ++counts.airBytes;
+        if (liquid >= 0 && material == kTerrainAir) { // an escape on Air: a liquid-only voxel
+            material = kTerrainWater;
+            occupancy = static_cast<std::uint8_t>(liquid);
+            liquid = -1;
+            ++counts.oddLiquid;
+        } else if (liquid >= 0 && material == kTerrainWater) { // on Water: the larger amount
+            occupancy = static_cast<std::uint8_t>(std::max<int>(occupancy, liquid));
+            liquid = -1;
+            ++counts.oddLiquid;
+        }
+        if (material >= kTerrainMaterialCount) ++counts.unknown;
+        std::fill(chunk.material.begin() + v, chunk.material.begin() + v + count, material);
+        std::fill(chunk.occupancy.begin() + v, chunk.occupancy.begin() + v + count, occupancy);
+        if (liquid >= 0) {
+            if (chunk.liquid.empty()) {
+                used += kTerrainChunkVoxels;
+                chunk.liquid.assign(kTerrainChunkVoxels, 0);
+            }
+            chunk.liquid[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(std::min(liquid + 1, 255));
+        }
+        if (material != kTerrainAir) nonAir += static_cast<std::uint64_t>(count);
+        ++runs;
+        v += count;
+    }
+}
+
 } // namespace
 
 std::uint32_t TerrainEnumMaterial(std::uint8_t id) {
@@ -91,7 +146,8 @@ TerrainGrid DecodeSmoothGrid(const std::uint8_t *data, std::size_t size, std::ui
     TerrainGrid grid;
     std::int64_t pos[3] = {0, 0, 0};
     std::unordered_set<std::uint64_t> seen;
-    std::size_t outside = 0, repeated = 0, airBytes = 0, unknown = 0, oddLiquid = 0;
+    std::size_t outside = 0, repeated = 0;
+    OddCounts counts;
     std::uint64_t used = 0;
     while (!r.atEnd()) {
         const std::size_t chunkAt = r.tell();
@@ -110,53 +166,8 @@ TerrainGrid DecodeSmoothGrid(const std::uint8_t *data, std::size_t size, std::ui
             r.failAt(chunkAt, "the terrain needs more than the " + std::to_string(maxBytes >> 20) +
                                   " MiB allowed (GAMEFMT_RBX_MAX_DECOMPRESSED)");
         TerrainChunk chunk;
-        chunk.material.assign(kTerrainChunkVoxels, kTerrainAir);
-        chunk.occupancy.assign(kTerrainChunkVoxels, 255);
         std::uint64_t nonAir = 0, runs = 0;
-        int v = 0;
-        while (v < kTerrainChunkVoxels) {
-            const std::size_t runAt = r.tell();
-            const std::uint8_t lead = r.u8();
-            std::uint8_t material = lead & 63;
-            std::uint8_t occupancy = 255;
-            if ((lead & 0x40) != 0) occupancy = r.u8();
-            int count = 1;
-            int liquid = -1;
-            if ((lead & 0x80) != 0) {
-                const std::uint8_t c = r.u8();
-                if (c == 0)
-                    liquid = r.u8();
-                else
-                    count = c + 1;
-            }
-            if (v + count > kTerrainChunkVoxels)
-                r.failAt(runAt, "a run of " + std::to_string(count) + " voxels crosses the chunk end (" +
-                                    std::to_string(kTerrainChunkVoxels - v) + " voxels left)");
-            if (material == kTerrainAir && (lead & 0x40) != 0) ++airBytes;
-            if (liquid >= 0 && material == kTerrainAir) { // an escape on Air: a liquid-only voxel
-                material = kTerrainWater;
-                occupancy = static_cast<std::uint8_t>(liquid);
-                liquid = -1;
-                ++oddLiquid;
-            } else if (liquid >= 0 && material == kTerrainWater) { // on Water: the larger amount
-                occupancy = static_cast<std::uint8_t>(std::max<int>(occupancy, liquid));
-                liquid = -1;
-                ++oddLiquid;
-            }
-            if (material >= kTerrainMaterialCount) ++unknown;
-            std::fill(chunk.material.begin() + v, chunk.material.begin() + v + count, material);
-            std::fill(chunk.occupancy.begin() + v, chunk.occupancy.begin() + v + count, occupancy);
-            if (liquid >= 0) {
-                if (chunk.liquid.empty()) {
-                    used += kTerrainChunkVoxels;
-                    chunk.liquid.assign(kTerrainChunkVoxels, 0);
-                }
-                chunk.liquid[static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(std::min(liquid + 1, 255));
-            }
-            if (material != kTerrainAir) nonAir += static_cast<std::uint64_t>(count);
-            ++runs;
-            v += count;
-        }
+        DecodeRuns(r, chunk, counts, used, nonAir, runs);
         grid.runs += runs;
         const bool inRange = std::abs(pos[0]) <= kMaxChunkCoordinate && std::abs(pos[1]) <= kMaxChunkCoordinate &&
                              std::abs(pos[2]) <= kMaxChunkCoordinate;
@@ -176,11 +187,13 @@ TerrainGrid DecodeSmoothGrid(const std::uint8_t *data, std::size_t size, std::ui
     if (outside != 0)
         grid.warnings.push_back(std::to_string(outside) + " chunk(s) beyond ±1024 chunks from the origin skipped");
     if (repeated != 0) grid.warnings.push_back(std::to_string(repeated) + " chunk(s) at a repeated position skipped");
-    if (airBytes != 0) grid.warnings.push_back(std::to_string(airBytes) + " Air run(s) with an occupancy byte");
-    if (unknown != 0)
-        grid.warnings.push_back(std::to_string(unknown) + " run(s) of an unknown material id (23–63), drawn as solid");
-    if (oddLiquid != 0)
-        grid.warnings.push_back(std::to_string(oddLiquid) + " liquid escape(s) on Air or Water read as water");
+    if (counts.airBytes != 0)
+        grid.warnings.push_back(std::to_string(counts.airBytes) + " Air run(s) with an occupancy byte");
+    if (counts.unknown != 0)
+        grid.warnings.push_back(std::to_string(counts.unknown) +
+                                " run(s) of an unknown material id (23–63), drawn as solid");
+    if (counts.oddLiquid != 0)
+        grid.warnings.push_back(std::to_string(counts.oddLiquid) + " liquid escape(s) on Air or Water read as water");
     return grid;
 }
 
@@ -245,15 +258,17 @@ private:
                         for (int dy = 0; dy < s; ++dy)
                             for (int dz = 0; dz < s; ++dz)
                                 for (int dx = 0; dx < s; ++dx) {
-                                    const std::size_t i = static_cast<std::size_t>(
-                                        ((y * s + dy) * kTerrainChunkEdge + (z * s + dz)) * kTerrainChunkEdge + x * s +
-                                        dx);
+                                    const std::size_t i = (static_cast<std::size_t>(y * s + dy) * kTerrainChunkEdge +
+                                                           static_cast<std::size_t>(z * s + dz)) *
+                                                              kTerrainChunkEdge +
+                                                          static_cast<std::size_t>(x * s + dx);
                                     const Sample f = Fine(c, i);
                                     ++counts[f.material];
                                     solid += f.solid;
                                     liquid += f.liquid;
                                 }
-                        Sample &o = out[static_cast<std::size_t>((y * n + z) * n + x)];
+                        Sample &o = out[(static_cast<std::size_t>(y) * n + static_cast<std::size_t>(z)) * n +
+                                        static_cast<std::size_t>(x)];
                         std::uint8_t best = 0;
                         for (std::uint8_t m = 2; m < 64; ++m)
                             if (counts[m] > (best == 0 ? 0u : counts[best])) best = m;
