@@ -1020,3 +1020,65 @@ TEST(Cli, AssetsListsWhatAPlaceReferencesAndWhatResolves) {
 
 } // namespace
 } // namespace gamefmt::test
+
+namespace gamefmt::test {
+namespace {
+
+// `formats`: one line per family with its extensions and export ids, from the registered importers and exporters.
+TEST(Cli, FormatsListsWhatIsReadAndWritten) {
+    const CliResult run = Cli({"formats"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    const auto line = [&](const std::string &start) {
+        const std::size_t at = run.out.find("\n" + start);
+        return at == std::string::npos ? std::string() : run.out.substr(at + 1, run.out.find('\n', at + 1) - at - 1);
+    };
+    const std::string mesh = line("Roblox mesh");
+    EXPECT_NE(mesh.find(".mesh"), std::string::npos) << run.out;
+    EXPECT_NE(mesh.find("rbxmesh rbxmesh2 rbxmesh3 rbxmesh4 rbxmesh5 rbxmesh6 rbxmesh7"), std::string::npos) << mesh;
+    const std::string model = line("Roblox model/place");
+    EXPECT_NE(model.find(".rbxm .rbxl .rbxmx .rbxlx"), std::string::npos) << run.out;
+    EXPECT_NE(model.find("rbxm rbxmx"), std::string::npos) << model;
+    EXPECT_NE(line("Second Life mesh").find("llmesh"), std::string::npos) << run.out;
+    EXPECT_NE(line("Redguard").find("rg3d rg3dc"), std::string::npos) << run.out;
+    EXPECT_NE(line("glTF 2.0").find("gamefmt-glb gamefmt-gltf"), std::string::npos) << run.out;
+    EXPECT_EQ(Cli({"formats", "x"}).code, gamefmt::cli::kExitUsage);
+}
+
+// The manual page and the bash completion are generated from the verb table and the flag help: every verb and
+// every named flag is in both (roff escapes hyphens).
+TEST(Cli, ManPageAndCompletionCoverEveryVerbAndFlag) {
+    const CliResult man = Cli({"help", "--man"});
+    const CliResult bash = Cli({"help", "--bash-completion"});
+    ASSERT_EQ(man.code, gamefmt::cli::kExitOk);
+    ASSERT_EQ(bash.code, gamefmt::cli::kExitOk);
+    EXPECT_EQ(man.out.rfind(".TH GAMEFMT 1 ", 0), 0u);
+    const auto roff = [](std::string s) {
+        std::string out;
+        for (char c : s) out += c == '-' ? std::string("\\-") : std::string(1, c);
+        return out;
+    };
+    // A whole word of the completion's lists (between spaces or quotes).
+    const auto word = [&](const std::string &w) {
+        for (std::size_t at = bash.out.find(w); at != std::string::npos; at = bash.out.find(w, at + 1)) {
+            const char before = at == 0 ? ' ' : bash.out[at - 1], after = bash.out[at + w.size()];
+            if ((before == ' ' || before == '"') && (after == ' ' || after == '"')) return true;
+        }
+        return false;
+    };
+    for (const char *verb : {"info", "export", "convert", "validate", "extract", "dump", "assets", "formats", "listext",
+                             "knowext", "listexport", "exportinfo", "version", "help"}) {
+        EXPECT_NE(man.out.find(".B " + std::string(verb)), std::string::npos) << verb;
+        EXPECT_TRUE(word(verb)) << verb;
+    }
+    for (const char *flag :
+         {"--asset-dir", "--rbx-terrain-stride", "--rbx-mesh-version", "--keep-units", "--sl-lod", "--rg-palette"}) {
+        EXPECT_NE(man.out.find(roff(flag)), std::string::npos) << flag;
+        EXPECT_TRUE(word(flag)) << flag;
+    }
+    // The build wrote both for installation.
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(GAMEFMT_BINARY_DIR) / "share" / "gamefmt.1"));
+    EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(GAMEFMT_BINARY_DIR) / "share" / "gamefmt.bash"));
+}
+
+} // namespace
+} // namespace gamefmt::test

@@ -440,4 +440,10 @@ std::string DescribeSteps(unsigned steps) {
     return text.empty() ? "none" : text;
 }
 
+std::vector<std::string> NamedFlags() {
+    std::vector<std::string> out;
+    for (const NamedOption &option : NamedOptions()) out.emplace_back(option.flag);
+    return out;
+}
+
 } // namespace gamefmt::cli

@@ -72,6 +72,9 @@ bool ParseVerbArgs(const std::string &verb, const std::vector<std::string> &args
 // True when `arg` is exactly a post-processing step flag or preset ("-fd" is a step, not "-f d").
 bool IsPostProcessFlag(const std::string &arg);
 
+// The named property flags (--asset-dir, --keep-units, …), for the bash completion.
+std::vector<std::string> NamedFlags();
+
 // Help text for the shared flag groups in `groups`.
 void PrintFlagGroupsHelp(std::ostream &out, unsigned groups);
 

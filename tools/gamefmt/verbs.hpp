@@ -22,5 +22,6 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err);   // va
 int RunDump(const Args &args, std::ostream &out, std::ostream &err);       // dump.cpp
 int RunExtract(const Args &args, std::ostream &out, std::ostream &err);    // extract.cpp
 int RunAssets(const Args &args, std::ostream &out, std::ostream &err);     // assets.cpp
+int RunFormats(const Args &args, std::ostream &out, std::ostream &err);    // formats.cpp
 
 } // namespace gamefmt::cli
