@@ -1082,3 +1082,21 @@ TEST(Cli, ManPageAndCompletionCoverEveryVerbAndFlag) {
 
 } // namespace
 } // namespace gamefmt::test
+
+namespace gamefmt::test {
+namespace {
+
+// `preload-path` prints the preload library this build made (nothing is installed on a test machine's prefix),
+// which exists; scripts/check-preload drives the stock assimp command, the C API and Open3D with it.
+TEST(Cli, PreloadPathNamesTheLibrary) {
+    const CliResult run = Cli({"preload-path"});
+    ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+    ASSERT_FALSE(run.out.empty());
+    const std::string path = run.out.substr(0, run.out.size() - 1);
+    EXPECT_EQ(std::filesystem::path(path).filename(), "libgamefmt_preload.so");
+    EXPECT_TRUE(std::filesystem::is_regular_file(path)) << path;
+    EXPECT_EQ(Cli({"preload-path", "x"}).code, gamefmt::cli::kExitUsage);
+}
+
+} // namespace
+} // namespace gamefmt::test

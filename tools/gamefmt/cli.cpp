@@ -11,14 +11,23 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 #include <sstream>
+
+#ifndef GAMEFMT_PRELOAD_INSTALLED
+#define GAMEFMT_PRELOAD_INSTALLED ""
+#endif
+#ifndef GAMEFMT_PRELOAD_BUILT
+#define GAMEFMT_PRELOAD_BUILT ""
+#endif
 
 namespace gamefmt::cli {
 namespace {
 
 int RunHelp(const Args &args, std::ostream &out, std::ostream &err);
 int RunVersion(const Args &args, std::ostream &out, std::ostream &err);
+int RunPreloadPath(const Args &args, std::ostream &out, std::ostream &err);
 
 struct Verb {
     const char *name;
@@ -77,6 +86,11 @@ const Verb kVerbs[] = {
      kPropertyFlags | kLogFlags, RunAssets},
     {"formats", "formats", "list the formats gamefmt reads and writes, with extensions and export ids",
      "One line per format family: what it reads (extensions) and writes (export ids for -f).\n", 0, RunFormats},
+    {"preload-path", "preload-path",
+     "print the path of libgamefmt_preload.so (LD_PRELOAD for unmodified Assimp programs)",
+     "Prints the installed library, else the build tree's; exit 1 when neither exists. Use:\n"
+     "  LD_PRELOAD=$(gamefmt preload-path) my-assimp-tool ...   (or: gamefmt-assimp ARGS..., the stock assimp)\n",
+     0, RunPreloadPath},
     {"listext", "listext", "list the file extensions the importers claim", "", 0, RunListExt},
     {"knowext", "knowext EXT", "tell whether EXT is known, and which loaders claim it",
      "EXT may be given as mesh, .mesh or *.mesh. Exit status 0 when known, 1 when not.\n", 0, RunKnowExt},
@@ -205,6 +219,23 @@ int RunHelp(const Args &args, std::ostream &out, std::ostream &err) {
     }
     PrintVerbHelp(*verb, out);
     return kExitOk;
+}
+
+int RunPreloadPath(const Args &args, std::ostream &out, std::ostream &err) {
+    if (!args.empty()) {
+        err << "gamefmt preload-path: takes no arguments\n";
+        return kExitUsage;
+    }
+    for (const char *path : {GAMEFMT_PRELOAD_INSTALLED, GAMEFMT_PRELOAD_BUILT}) {
+        std::error_code ec;
+        if (path[0] != '\0' && std::filesystem::is_regular_file(path, ec)) {
+            out << path << '\n';
+            return kExitOk;
+        }
+    }
+    err << "gamefmt preload-path: libgamefmt_preload.so is neither installed (" << GAMEFMT_PRELOAD_INSTALLED
+        << ") nor built (" << GAMEFMT_PRELOAD_BUILT << ")\n";
+    return kExitBadInput;
 }
 
 int RunVersion(const Args &args, std::ostream &out, std::ostream &err) {
