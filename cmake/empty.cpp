@@ -1,0 +1,1 @@
+// Empty: libgamefmt.so is made of the static libraries linked whole (CMakeLists.txt).
