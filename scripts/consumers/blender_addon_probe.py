@@ -39,6 +39,13 @@ for name, options in [("skinned-bar.mesh", {}), ("sl-rigged.llmesh", {}), ("rg-a
         exported = bpy.ops.export_scene.gamefmt_rbxmesh(filepath=out_dir + "/bar-from-blender.mesh")
         print("RESULT " + json.dumps({"file": "export", "result": sorted(exported)}))
 
+# The File > Import menu has one entry per format family.
+reset()
+addon = sys.modules["io_scene_gamefmt"]
+hooked = addon._menu_import in bpy.types.TOPBAR_MT_file_import._dyn_ui_initialize()
+print("RESULT " + json.dumps({"file": "menu", "result": ["FINISHED" if hooked else "MISSING"],
+                              "entries": [text for text, _ in addon.IMPORT_MENU]}))
+
 # A file gamefmt refuses: the operator is cancelled with gamefmt's error, not a Python exception.
 reset()
 try:

@@ -146,8 +146,18 @@ EXPORTERS = [
 ]
 
 
+IMPORT_MENU = [
+    ("Roblox mesh (gamefmt) (.mesh)", "*.mesh"),
+    ("Roblox model/place (gamefmt) (.rbxm .rbxl .rbxmx .rbxlx)", "*.rbxm;*.rbxl;*.rbxmx;*.rbxlx"),
+    ("Second Life mesh (gamefmt) (.llmesh .slm)", "*.llmesh;*.slm"),
+    ("Redguard model (gamefmt) (.3d .3dc .rob)", "*.3d;*.3dc;*.rob"),
+]
+
+
 def _menu_import(self, context):
-    self.layout.operator(ImportGamefmt.bl_idname, text="Roblox / Second Life / Redguard (gamefmt)")
+    # One entry per family; all run the same operator, which accepts every format.
+    for text, glob in IMPORT_MENU:
+        self.layout.operator(ImportGamefmt.bl_idname, text=text).filter_glob = glob
 
 
 def _menu_export(self, context):
