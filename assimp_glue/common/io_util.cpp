@@ -65,4 +65,29 @@ bool FolderExists(Assimp::IOSystem *io, const std::string &path) noexcept {
     return std::filesystem::is_directory(path, ec);
 }
 
+bool TryReadFile(Assimp::IOSystem *io, const std::string &path, std::uint64_t maxBytes,
+                 std::vector<std::uint8_t> &bytes, std::uint64_t *sizeOut) noexcept {
+    try {
+        StreamPtr stream = OpenForRead(io, path);
+        if (!stream) return false;
+        const std::uint64_t size = stream->FileSize();
+        if (sizeOut != nullptr) *sizeOut = size;
+        if (size == 0 || size > maxBytes) return false;
+        bytes.resize(static_cast<std::size_t>(size));
+        return stream->Read(bytes.data(), 1, bytes.size()) == bytes.size();
+    } catch (...) {
+        return false;
+    }
+}
+
+FileReader MakeTextureReader(Assimp::IOSystem *io, std::string base, std::uint64_t maxBytes) {
+    return [io, base = std::move(base), maxBytes](const std::string &path, std::vector<std::uint8_t> &bytes) {
+        if (io == nullptr || path.empty() || path.find("..") != std::string::npos) return false;
+        const bool absolute = path[0] == '/' || (path.size() > 2 && path[1] == ':');
+        for (const std::string &candidate : {absolute || base.empty() ? path : base + "/" + path, path})
+            if (TryReadFile(io, candidate, maxBytes, bytes)) return true;
+        return false;
+    };
+}
+
 } // namespace gamefmt::glue

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,5 +40,17 @@ constexpr std::uint64_t kMaxInputFileSize = std::uint64_t(2) << 30; // 2 GiB
 // opened, is larger than `maxSize`, or reads short.
 std::vector<std::uint8_t> ReadAll(Assimp::IOSystem *io, const std::string &path, const std::string &formatName,
                                   std::uint64_t maxSize = kMaxInputFileSize);
+
+// Reads all of `path` (at most `maxBytes`, at least one byte) into `bytes`; false when it cannot be opened, is
+// empty or too large, or reads short. Never throws. Assimp's FileSystemFilter may answer a missing file with a
+// folder whose name starts like it (its BuildPath fallback): nothing reads from a folder, so that is false too.
+// With `size`, it receives the file's size whenever the file opened (so callers can say a file was too large).
+bool TryReadFile(Assimp::IOSystem *io, const std::string &path, std::uint64_t maxBytes,
+                 std::vector<std::uint8_t> &bytes, std::uint64_t *size = nullptr) noexcept;
+
+// What exporters use to read the external texture files a scene names: `path` relative to `base` (the input's
+// folder: GAMEFMT_GLTF_TEXTURE_BASE), then as given; never a path with "..".
+using FileReader = std::function<bool(const std::string &path, std::vector<std::uint8_t> &bytes)>;
+FileReader MakeTextureReader(Assimp::IOSystem *io, std::string base, std::uint64_t maxBytes);
 
 } // namespace gamefmt::glue

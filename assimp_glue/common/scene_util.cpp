@@ -183,10 +183,18 @@ double StudsPerSceneUnit(const aiScene &scene) {
     if (md->Get("UnitScaleFactor", cm) || (md->Get("UnitScaleFactor", f) && (cm = f, true)) ||
         (md->Get("UnitScaleFactor", i) && (cm = i, true)))
         return std::isfinite(cm) && cm > 0 ? cm / kCentimetresPerStud : 1.0;
+    return IsGltfSource(scene) ? 100.0 / kCentimetresPerStud : 1.0;
+}
+
+bool IsGltfSource(const aiScene &scene) {
     aiString format;
-    if (md->Get(AI_METADATA_SOURCE_FORMAT, format) && std::strncmp(format.C_Str(), "glTF", 4) == 0)
-        return 100.0 / kCentimetresPerStud;
-    return 1.0;
+    return scene.mMetaData != nullptr && scene.mMetaData->Get(AI_METADATA_SOURCE_FORMAT, format) &&
+           std::strncmp(format.C_Str(), "glTF", 4) == 0;
+}
+
+std::uint8_t UnitToByte(float v) {
+    if (!(v > 0)) return 0;
+    return v >= 1 ? 255 : static_cast<std::uint8_t>(std::lround(v * 255.0f));
 }
 
 } // namespace gamefmt::glue

@@ -77,6 +77,12 @@ aiMaterial *MakeMaterial(std::string_view name, const aiColor4D &color);
 // gamefmt's glTF writer makes them) 100 / 28; 1 for a scene that states no unit.
 double StudsPerSceneUnit(const aiScene &scene);
 
+// True for a scene Assimp's glTF importer made (SourceAsset_Format starts with "glTF"): metres, linear colours.
+bool IsGltfSource(const aiScene &scene);
+
+// 0..1 → 0..255, rounded; NaN and negatives 0, 1 and more 255.
+std::uint8_t UnitToByte(float v);
+
 // Sets SourceAsset_Format and SourceAsset_FormatVersion on the scene (creating its metadata).
 void SetSourceAsset(aiScene *scene, std::string_view format, std::string_view version);
 

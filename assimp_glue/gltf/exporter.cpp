@@ -1,6 +1,8 @@
 // The gamefmt-glb / gamefmt-gltf exporters (exporter.hpp).
 #include "assimp_glue/gltf/exporter.hpp"
 
+#include "assimp_glue/common/io_util.hpp"
+
 #include "assimp_glue/common/export_util.hpp"
 #include "assimp_glue/gltf/writer.hpp"
 #include "gamefmt/config.hpp"
@@ -39,20 +41,7 @@ GltfOptions OptionsFrom(const Assimp::ExportProperties *props, Assimp::IOSystem 
     }
     std::string base;
     if (props != nullptr) ReadExportText(*props, GAMEFMT_GLTF_TEXTURE_BASE, base);
-    options.readFile = [io, base](const std::string &path, std::vector<std::uint8_t> &bytes) {
-        if (io == nullptr || path.empty() || path.find("..") != std::string::npos) return false;
-        const bool absolute = path[0] == '/' || (path.size() > 2 && path[1] == ':');
-        for (const std::string &candidate : {absolute || base.empty() ? path : base + "/" + path, path}) {
-            std::unique_ptr<Assimp::IOStream, std::function<void(Assimp::IOStream *)>> file(
-                io->Open(candidate.c_str(), "rb"), [io](Assimp::IOStream *s) { io->Close(s); });
-            if (!file) continue;
-            const std::size_t size = file->FileSize();
-            if (size == 0 || size > kMaxTextureBytes) return false;
-            bytes.resize(size);
-            return file->Read(bytes.data(), 1, size) == size;
-        }
-        return false;
-    };
+    options.readFile = MakeTextureReader(io, base, kMaxTextureBytes);
     return options;
 }
 

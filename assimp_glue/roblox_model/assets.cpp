@@ -9,7 +9,6 @@
 #include "common/text_number.hpp"
 #include "importers/roblox_model/dom.hpp"
 
-#include <assimp/IOStream.hpp>
 #include <assimp/IOSystem.hpp>
 
 #include <cstring>
@@ -158,19 +157,15 @@ RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string
         for (const std::string &path : CandidatePaths(folders, key, kind)) {
             if (!io->Exists(path.c_str())) continue;
             try {
-                StreamPtr stream = OpenForRead(io, path);
-                if (!stream) continue;
-                const std::uint64_t size = stream->FileSize();
-                if (size > kMaxAssetBytes) {
-                    LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
-                            std::to_string(size) + " bytes, more than the 64 MiB limit; not used");
+                std::vector<std::uint8_t> bytes;
+                std::uint64_t size = 0;
+                // A folder that Assimp's FileSystemFilter answers for a missing file reads nothing: not there.
+                if (!TryReadFile(io, path, kMaxAssetBytes, bytes, &size)) {
+                    if (size > kMaxAssetBytes)
+                        LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
+                                std::to_string(size) + " bytes, more than the 64 MiB limit; not used");
                     continue;
                 }
-                std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-                // Assimp's FileSystemFilter may answer a missing file with a folder whose name starts like it
-                // (its BuildPath fallback): nothing reads from it, and that is "not there", not an error.
-                if (bytes.empty() || stream->Read(bytes.data(), 1, bytes.size()) != bytes.size()) continue;
-                stream.reset();
                 if (LooksLikeGzip(bytes.data(), bytes.size())) {
                     DecompressionLimits limits;
                     limits.maxOutput = kMaxInflatedBytes;

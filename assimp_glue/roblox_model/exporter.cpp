@@ -72,20 +72,7 @@ GenericRbxOptions GenericOptions(const std::string &file, Assimp::IOSystem *io, 
         if (ReadExportText(*props, GAMEFMT_RBX_MESH_URI_PREFIX, text)) options.uriPrefix = text;
         ReadExportText(*props, GAMEFMT_GLTF_TEXTURE_BASE, base);
     }
-    options.readFile = [io, base](const std::string &path, std::vector<std::uint8_t> &bytes) {
-        if (io == nullptr || path.empty() || path.find("..") != std::string::npos) return false;
-        const bool absolute = path[0] == '/' || (path.size() > 2 && path[1] == ':');
-        for (const std::string &candidate : {absolute || base.empty() ? path : base + "/" + path, path}) {
-            if (!io->Exists(candidate.c_str())) continue;
-            try {
-                bytes = ReadAll(io, candidate, rbx::kFormatName, std::uint64_t(64) << 20);
-                return true;
-            } catch (const FormatError &) {
-                return false;
-            }
-        }
-        return false;
-    };
+    options.readFile = MakeTextureReader(io, base, std::uint64_t(64) << 20);
     return options;
 }
 

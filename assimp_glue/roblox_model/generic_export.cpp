@@ -27,6 +27,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
+#include <unordered_map>
 
 namespace gamefmt::glue {
 namespace {
@@ -167,20 +169,9 @@ float ToSrgb(float linear) {
     return linear <= 0.0031308f ? linear * 12.92f : 1.055f * std::pow(linear, 1 / 2.4f) - 0.055f;
 }
 
-std::uint8_t ToByte(float v) {
-    if (!(v > 0)) return 0;
-    return v >= 1 ? 255 : static_cast<std::uint8_t>(std::lround(v * 255.0f));
-}
-
 float Clamp01(float v) {
     if (!(v > 0)) return 0;
     return v < 1 ? v : 1;
-}
-
-bool FromGltf(const aiScene &scene) {
-    aiString format;
-    return scene.mMetaData != nullptr && scene.mMetaData->Get("SourceAsset_Format", format) &&
-           std::strncmp(format.C_Str(), "glTF", 4) == 0;
 }
 
 struct PartLook {
@@ -194,12 +185,12 @@ PartLook LookOf(const aiScene &scene, const aiMaterial *m) {
     PartLook look;
     if (m == nullptr) return look;
     aiColor4D c(1, 1, 1, 1);
-    if (FromGltf(scene) && m->Get(AI_MATKEY_BASE_COLOR, c) == aiReturn_SUCCESS) {
+    if (IsGltfSource(scene) && m->Get(AI_MATKEY_BASE_COLOR, c) == aiReturn_SUCCESS) {
         c = aiColor4D(ToSrgb(c.r), ToSrgb(c.g), ToSrgb(c.b), c.a); // glTF factors are linear, Roblox's sRGB
     } else if (m->Get(AI_MATKEY_COLOR_DIFFUSE, c) != aiReturn_SUCCESS) {
         m->Get(AI_MATKEY_BASE_COLOR, c);
     }
-    look.color = {ToByte(c.r), ToByte(c.g), ToByte(c.b)};
+    look.color = {UnitToByte(c.r), UnitToByte(c.g), UnitToByte(c.b)};
     float opacity = 1;
     if (m->Get(AI_MATKEY_OPACITY, opacity) == aiReturn_SUCCESS)
         look.transparency = 1 - Clamp01(opacity);
@@ -233,8 +224,10 @@ private:
     const GenericRbxOptions &mOptions;
     GenericRbxResult &mOut;
     aiMatrix4x4 mStudsRoot;
-    std::map<std::vector<std::uint8_t>, std::string> mMeshFiles; // sidecar bytes → file name
-    std::map<std::string, std::string> mTextureFiles;            // material texture path → file name ("" = none)
+    // Sidecar meshes by a hash of their bytes → their index in mOut.sidecars (the bytes are held once, there).
+    std::unordered_multimap<std::size_t, std::size_t> mMeshByHash;
+    std::size_t mMeshFileCount = 0;
+    std::map<std::string, std::string> mTextureFiles; // material texture path → file name ("" = none)
     std::size_t mMirrored = 0, mDegenerate = 0, mClamped = 0, mFailed = 0;
 };
 
@@ -300,10 +293,17 @@ void Builder::addMeshPart(const aiNode &node, const aiMatrix4x4 &world, unsigned
     }
     if (f.mirrored) ++mMirrored;
     if (f.degenerate) ++mDegenerate;
-    std::string &file = mMeshFiles[sidecar.bytes];
+    // Identical sidecars (one mesh under nodes of the same scale) are written once.
+    const std::size_t hash = std::hash<std::string_view>()(
+        std::string_view(reinterpret_cast<const char *>(sidecar.bytes.data()), sidecar.bytes.size()));
+    std::string file;
+    const auto [first, last] = mMeshByHash.equal_range(hash);
+    for (auto it = first; it != last && file.empty(); ++it)
+        if (mOut.sidecars[it->second].second == sidecar.bytes) file = mOut.sidecars[it->second].first;
     if (file.empty()) {
-        file = mOptions.stem + "_" + std::to_string(mMeshFiles.size() - 1) + ".mesh";
-        mOut.sidecars.emplace_back(file, sidecar.bytes);
+        file = mOptions.stem + "_" + std::to_string(mMeshFileCount++) + ".mesh";
+        mMeshByHash.emplace(hash, mOut.sidecars.size());
+        mOut.sidecars.emplace_back(file, std::move(sidecar.bytes));
     }
 
     rbx::Document &doc = mOut.doc;

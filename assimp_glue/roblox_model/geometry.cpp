@@ -86,11 +86,6 @@ std::string Hex6(const rbx::Color3uint8 &c) {
     return buf;
 }
 
-std::uint8_t ToByte(float v) {
-    if (!(v > 0)) return 0;
-    return v >= 1 ? 255 : static_cast<std::uint8_t>(std::lround(v * 255.0f));
-}
-
 std::string SizeText(const rbx::Vector3 &s) {
     return FormatFloat(s.x) + "x" + FormatFloat(s.y) + "x" + FormatFloat(s.z);
 }
@@ -174,7 +169,7 @@ rbx::Look TerrainLook(std::uint8_t id, const std::array<rbx::Color3uint8, rbx::k
     look.color = {163, 162, 165};
     if (id == rbx::kTerrainWater) {
         look.transparency = data.waterTransparency;
-        look.color = {ToByte(data.waterColor.r), ToByte(data.waterColor.g), ToByte(data.waterColor.b)};
+        look.color = {UnitToByte(data.waterColor.r), UnitToByte(data.waterColor.g), UnitToByte(data.waterColor.b)};
         colour = aiColor4D(data.waterColor.r, data.waterColor.g, data.waterColor.b, 1.0f);
         return look;
     }
@@ -627,7 +622,7 @@ unsigned GeometryBuilder::meshMaterial(const rbx::Look &look, const rbx::PartGeo
     }
     if (colourMap < 0 && normalMap < 0 && metal < 0 && rough < 0) return partMaterial(look);
 
-    const rbx::Color3uint8 tintBytes{ToByte(tint.r), ToByte(tint.g), ToByte(tint.b)};
+    const rbx::Color3uint8 tintBytes{UnitToByte(tint.r), UnitToByte(tint.g), UnitToByte(tint.b)};
     std::string key = std::to_string(look.material) + ' ' + std::to_string(Bits(look.transparency)) + ' ' +
                       std::to_string(Bits(look.reflectance)) + ' ' + Hex6(look.color) + ' ' + Hex6(tintBytes);
     for (int image : {colourMap, normalMap, metal, rough}) key += ' ' + std::to_string(image);
@@ -846,7 +841,7 @@ void GeometryBuilder::appendChild(std::uint32_t index, aiNode *child) {
 }
 
 unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned image) {
-    const rbx::Color3uint8 tint{ToByte(decal.color.r), ToByte(decal.color.g), ToByte(decal.color.b)};
+    const rbx::Color3uint8 tint{UnitToByte(decal.color.r), UnitToByte(decal.color.g), UnitToByte(decal.color.b)};
     const std::string key = decal.uri + '\n' + Hex6(tint) + '\n' + FormatFloat(decal.transparency);
     const auto found = mDecalLookIndex.find(key);
     if (found != mDecalLookIndex.end()) return found->second;

@@ -59,6 +59,13 @@ TEST(RbxAssets, CandidatesInOrderPerFolder) {
               (std::vector<std::string>{"A/t/x.png", "A/content/t/x.png", "A/PlatformContent/pc/t/x.png",
                                         "A/ExtraContent/t/x.png"}));
     EXPECT_TRUE(glue::CandidatePaths({"A"}, {Kind::None, ""}).empty());
+    // Meshes: the id, then "<id>.mesh" (docs/formats/roblox-model.md §5.4); paths as for images.
+    EXPECT_EQ(glue::CandidatePaths({"A", "B"}, {Kind::Id, "5"}, glue::RbxAssetKind::Mesh),
+              (std::vector<std::string>{"A/5", "A/5.mesh", "B/5", "B/5.mesh"}));
+    EXPECT_EQ(glue::CandidatePaths({"A"}, {Kind::Path, "m/x.mesh"}, glue::RbxAssetKind::Mesh).size(), 4u);
+    const std::uint8_t mesh[10] = {'v', 'e', 'r', 's', 'i', 'o', 'n', ' ', '4', '.'};
+    EXPECT_EQ(glue::SniffAsset(mesh, sizeof mesh), "mesh");
+    EXPECT_EQ(glue::SniffAsset(mesh, 8), ""); // "version " without a digit
     EXPECT_EQ(glue::SplitAssetFolders(" a ; b\n;;c "), (std::vector<std::string>{"a", "b", "c"}));
 }
 

@@ -231,15 +231,11 @@ TEST(RbxGenericExport, SkinnedMeshAndOptions) {
         for (unsigned i = 0; i < n->mNumChildren; ++i) stack.push_back(n->mChildren[i]);
     }
     ASSERT_NE(holder, nullptr);
-    const auto global = [](const aiNode *n) {
-        aiMatrix4x4 g;
-        for (; n != nullptr; n = n->mParent) g = n->mTransformation * g;
-        return g;
-    };
     for (unsigned b = 0; b < 2; ++b) {
         const aiNode *bone = back.scene->mRootNode->FindNode(m->mBones[b]->mName);
         ASSERT_NE(bone, nullptr);
-        const aiMatrix4x4 bind = global(bone) * m->mBones[b]->mOffsetMatrix, want = global(holder);
+        const aiMatrix4x4 bind = test::GlobalTransform(bone) * m->mBones[b]->mOffsetMatrix,
+                          want = test::GlobalTransform(holder);
         for (unsigned r = 0; r < 4; ++r)
             for (unsigned c = 0; c < 4; ++c) EXPECT_NEAR(bind[r][c], want[r][c], 1e-4);
     }

@@ -11,6 +11,7 @@
 #include "importers/roblox_model/writer.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_values.hpp"
+#include "support/scene_build.hpp"
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
@@ -78,12 +79,6 @@ std::uint32_t AddMeshPart(rbx::Document &doc, const char *name, const std::strin
     return part;
 }
 
-std::string Meta(const aiNode *node, const char *key) {
-    aiString value;
-    if (node == nullptr || node->mMetaData == nullptr || !node->mMetaData->Get(key, value)) return "<none>";
-    return value.C_Str();
-}
-
 // The corner of the mesh's bounds picked by `pick` (fmin or fmax per axis).
 aiVector3D Corner(const aiMesh *m, float (*pick)(float, float)) {
     aiVector3D out = m->mVertices[0];
@@ -106,12 +101,6 @@ aiVector3D Max(const aiMesh *m) {
         EXPECT_NEAR((v).y, (Y), 1e-5);                                                                                 \
         EXPECT_NEAR((v).z, (Z), 1e-5);                                                                                 \
     } while (0)
-
-aiMatrix4x4 Global(const aiNode *node) {
-    aiMatrix4x4 m;
-    for (; node != nullptr; node = node->mParent) m = node->mTransformation * m;
-    return m;
-}
 
 test::ImportResult ImportWithAssets(const rbx::Document &doc, const std::string &folders) {
     return test::ImportMemory(rbx::WriteBinary(doc), "rbxm", 0,
@@ -136,9 +125,9 @@ TEST(RbxMeshAssets, MeshPartsAreCentredScaledAndInstanced) {
     const aiNode *c = r.scene->mRootNode->FindNode("C");
     const aiNode *d = r.scene->mRootNode->FindNode("D");
     ASSERT_TRUE(a && b && c && d);
-    EXPECT_EQ(Meta(a, gamefmt::kRbxGeometry), "mesh");
-    EXPECT_EQ(Meta(d, gamefmt::kRbxGeometry), "placeholder");
-    EXPECT_EQ(Meta(d, gamefmt::kRbxUnresolved), "rbxassetid://404");
+    EXPECT_EQ(test::MetaText(a, gamefmt::kRbxGeometry), "mesh");
+    EXPECT_EQ(test::MetaText(d, gamefmt::kRbxGeometry), "placeholder");
+    EXPECT_EQ(test::MetaText(d, gamefmt::kRbxUnresolved), "rbxassetid://404");
     ASSERT_EQ(a->mNumMeshes, 1u);
     ASSERT_EQ(b->mNumMeshes, 1u);
     EXPECT_EQ(a->mMeshes[0], b->mMeshes[0]); // one asset, one size: one mesh
@@ -186,7 +175,7 @@ TEST(RbxMeshAssets, FileMeshScaleOffsetTextureAndGzip) {
     ASSERT_TRUE(r) << r.error;
     const aiNode *hat = r.scene->mRootNode->FindNode("Hat");
     ASSERT_NE(hat, nullptr);
-    EXPECT_EQ(Meta(hat, gamefmt::kRbxGeometry), "mesh");
+    EXPECT_EQ(test::MetaText(hat, gamefmt::kRbxGeometry), "mesh");
     ASSERT_EQ(hat->mNumMeshes, 1u);
     const aiMesh *m = r.scene->mMeshes[hat->mMeshes[0]];
     // (0..2, 0..4, 0..6) ∘ (2, 1, 0.5) + (0, 1, 0): not centred, not the part's 9³.
@@ -274,7 +263,7 @@ TEST(RbxMeshAssets, SkinnedMeshPartKeepsItsSkeletonInBindPose) {
         EXPECT_VEC(Min(m), -1, -4, -1);
         EXPECT_VEC(Max(m), 1, 4, 1);
         ASSERT_EQ(m->mNumBones, 2u);
-        const aiMatrix4x4 meshGlobal = Global(arm);
+        const aiMatrix4x4 meshGlobal = test::GlobalTransform(arm);
         for (unsigned b = 0; b < m->mNumBones; ++b) {
             const aiNode *bone = r.scene->mRootNode->FindNode(m->mBones[b]->mName);
             ASSERT_NE(bone, nullptr) << m->mBones[b]->mName.C_Str();
@@ -282,7 +271,7 @@ TEST(RbxMeshAssets, SkinnedMeshPartKeepsItsSkeletonInBindPose) {
             const aiNode *up = bone;
             while (up != nullptr && up != arm) up = up->mParent;
             EXPECT_EQ(up, arm) << m->mBones[b]->mName.C_Str();
-            const aiMatrix4x4 bind = Global(bone) * m->mBones[b]->mOffsetMatrix;
+            const aiMatrix4x4 bind = test::GlobalTransform(bone) * m->mBones[b]->mOffsetMatrix;
             for (unsigned row = 0; row < 4; ++row)
                 for (unsigned col = 0; col < 4; ++col) EXPECT_NEAR(bind[row][col], meshGlobal[row][col], 1e-4);
         }
@@ -300,8 +289,8 @@ TEST(RbxMeshAssets, UnreadableMeshFilesStayPlaceholders) {
     AddMeshPart(doc, "Broken", "rbxassetid://32", {1, 1, 1}, {1, 1, 1});
     const test::ImportResult r = ImportWithAssets(doc, dir.string());
     ASSERT_TRUE(r) << r.error;
-    EXPECT_EQ(Meta(r.scene->mRootNode->FindNode("Png"), gamefmt::kRbxGeometry), "placeholder");
-    EXPECT_EQ(Meta(r.scene->mRootNode->FindNode("Broken"), gamefmt::kRbxGeometry), "placeholder");
+    EXPECT_EQ(test::MetaText(r.scene->mRootNode->FindNode("Png"), gamefmt::kRbxGeometry), "placeholder");
+    EXPECT_EQ(test::MetaText(r.scene->mRootNode->FindNode("Broken"), gamefmt::kRbxGeometry), "placeholder");
     bool notMesh = false, unreadable = false;
     for (const std::string &line : r.log) {
         notMesh = notMesh || (line.find("31.mesh is a png file; not used as a mesh") != std::string::npos);
@@ -327,9 +316,9 @@ TEST(RbxMeshAssets, AssetPlaceResolvesIntoTheTestdataFolder) {
     EXPECT_TRUE(r.validationWarnings.empty());
     const aiNode *root = r.scene->mRootNode;
     for (const char *name : {"Statue", "Statue2", "Rig", "Shiny", "Hatted"})
-        EXPECT_EQ(Meta(root->FindNode(name), gamefmt::kRbxGeometry), "mesh") << name;
-    EXPECT_EQ(Meta(root->FindNode("Missing"), gamefmt::kRbxGeometry), "placeholder");
-    EXPECT_EQ(Meta(root->FindNode("Missing"), gamefmt::kRbxUnresolved), "rbxassetid://2999");
+        EXPECT_EQ(test::MetaText(root->FindNode(name), gamefmt::kRbxGeometry), "mesh") << name;
+    EXPECT_EQ(test::MetaText(root->FindNode("Missing"), gamefmt::kRbxGeometry), "placeholder");
+    EXPECT_EQ(test::MetaText(root->FindNode("Missing"), gamefmt::kRbxUnresolved), "rbxassetid://2999");
     // Statue and Statue2 share one mesh; Shiny (another material), Rig, the hat and the placeholder have their own.
     EXPECT_EQ(r.scene->mNumMeshes, 5u);
     const auto meshOf = [&](const char *name) { return r.scene->mMeshes[root->FindNode(name)->mMeshes[0]]; };

@@ -398,6 +398,7 @@ TEST(RbxUnionMesh, TruncatedAndFlippedSamplesNeverCrash) {
 #include "gamefmt/roblox_model.hpp"
 #include "importers/roblox_model/writer.hpp"
 #include "support/rbx_values.hpp"
+#include "support/scene_build.hpp"
 
 #include <assimp/scene.h>
 
@@ -409,8 +410,7 @@ struct WorldBox {
 };
 
 WorldBox NodeBounds(const aiScene *scene, const aiNode *node) {
-    aiMatrix4x4 world;
-    for (const aiNode *n = node; n != nullptr; n = n->mParent) world = n->mTransformation * world;
+    const aiMatrix4x4 world = test::GlobalTransform(node);
     WorldBox b;
     for (unsigned i = 0; i < node->mNumMeshes; ++i) {
         const aiMesh *m = scene->mMeshes[node->mMeshes[i]];
@@ -421,12 +421,6 @@ WorldBox NodeBounds(const aiScene *scene, const aiNode *node) {
         }
     }
     return b;
-}
-
-std::string NodeMeta(const aiNode *node, const char *key) {
-    aiString value;
-    if (node == nullptr || node->mMetaData == nullptr || !node->mMetaData->Get(key, value)) return "<none>";
-    return value.C_Str();
 }
 
 void ExpectBox(const WorldBox &b, aiVector3D lo, aiVector3D hi) {
@@ -450,8 +444,8 @@ TEST(RbxUnionScene, CorpusUnionsHaveTheirShapes) {
         const aiNode *red1 = root->FindNode("Red Union 1"), *red2 = root->FindNode("Red Union 2");
         const aiNode *blue = root->FindNode("Blue Union");
         ASSERT_TRUE(red1 && red2 && blue);
-        EXPECT_EQ(NodeMeta(red1, kRbxGeometry), "union-mesh");
-        EXPECT_EQ(NodeMeta(red1, kRbxUnionSource), "CSGMDL4");
+        EXPECT_EQ(test::MetaText(red1, kRbxGeometry), "union-mesh");
+        EXPECT_EQ(test::MetaText(red1, kRbxUnionSource), "CSGMDL4");
         ExpectBox(NodeBounds(unions.scene, red1), {-2.5f, -1, -1}, {2.5f, 1, 1});
         ExpectBox(NodeBounds(unions.scene, red2), {-9.5f, -1, -1}, {-4.5f, 1, 1});
         ExpectBox(NodeBounds(unions.scene, blue), {-6, -4.5f, -1}, {-2, -2.5f, 1});
@@ -462,7 +456,7 @@ TEST(RbxUnionScene, CorpusUnionsHaveTheirShapes) {
         const aiNode *a = net.scene->mRootNode->FindNode("Position: 4,2,0");
         const aiNode *b = net.scene->mRootNode->FindNode("Position: -4, -2, 0");
         ASSERT_TRUE(a && b);
-        EXPECT_EQ(NodeMeta(a, kRbxUnionSource), "SolidMesh");
+        EXPECT_EQ(test::MetaText(a, kRbxUnionSource), "SolidMesh");
         ExpectBox(NodeBounds(net.scene, a), {1.2f, 1, -1}, {6.8f, 3, 1});
         ExpectBox(NodeBounds(net.scene, b), {-6, -3, -1.5f}, {-2, -1, 1.5f});
 
@@ -473,9 +467,9 @@ TEST(RbxUnionScene, CorpusUnionsHaveTheirShapes) {
         while (!stack.empty()) {
             const aiNode *n = stack.back();
             stack.pop_back();
-            if (NodeMeta(n, kRbxGeometry) == "union-hull") {
+            if (test::MetaText(n, kRbxGeometry) == "union-hull") {
                 ++hulls;
-                EXPECT_EQ(NodeMeta(n, kRbxUnionSource), "CSGPHS6");
+                EXPECT_EQ(test::MetaText(n, kRbxUnionSource), "CSGPHS6");
                 EXPECT_GE(n->mNumMeshes, 1u);
             }
             for (unsigned i = 0; i < n->mNumChildren; ++i) stack.push_back(n->mChildren[i]);
@@ -526,8 +520,8 @@ TEST(RbxUnionScene, SourcePartsFromTheNestedModel) {
     const aiNode *cut = r.scene->mRootNode->FindNode("Cut");
     const aiNode *empty = r.scene->mRootNode->FindNode("Empty");
     ASSERT_TRUE(own && painted && cut && empty);
-    EXPECT_EQ(NodeMeta(own, kRbxGeometry), "union-parts");
-    EXPECT_EQ(NodeMeta(own, kRbxUnionSource), "ChildData");
+    EXPECT_EQ(test::MetaText(own, kRbxGeometry), "union-parts");
+    EXPECT_EQ(test::MetaText(own, kRbxUnionSource), "ChildData");
     // The boxes span (−2.5, −1, −1)…(2.5, 1, 1); × 2.
     ExpectBox(NodeBounds(r.scene, own), {-5, -2, -2}, {5, 2, 2});
     ASSERT_EQ(own->mNumMeshes, 2u); // red and blue
@@ -540,11 +534,11 @@ TEST(RbxUnionScene, SourcePartsFromTheNestedModel) {
     EXPECT_FLOAT_EQ(diffuse(own, 1).b, 1.0f);
     ASSERT_EQ(painted->mNumMeshes, 1u); // UsePartColor: all in the union's green
     EXPECT_FLOAT_EQ(diffuse(painted, 0).g, 1.0f);
-    EXPECT_EQ(NodeMeta(own, kRbxNegated), "<none>");
+    EXPECT_EQ(test::MetaText(own, kRbxNegated), "<none>");
     bool negated = false;
     ASSERT_TRUE(cut->mMetaData != nullptr && cut->mMetaData->Get(kRbxNegated, negated));
     EXPECT_TRUE(negated);
-    EXPECT_EQ(NodeMeta(empty, kRbxGeometry), "placeholder");
+    EXPECT_EQ(test::MetaText(empty, kRbxGeometry), "placeholder");
 }
 
 } // namespace
@@ -593,8 +587,8 @@ TEST(RbxUnionScene, GeneratedUnionsOfEveryKind) {
         SCOPED_TRACE(e.name);
         const aiNode *n = r.scene->mRootNode->FindNode(e.name);
         ASSERT_NE(n, nullptr);
-        EXPECT_EQ(NodeMeta(n, kRbxGeometry), e.geometry);
-        EXPECT_EQ(NodeMeta(n, kRbxUnionSource), e.source);
+        EXPECT_EQ(test::MetaText(n, kRbxGeometry), e.geometry);
+        EXPECT_EQ(test::MetaText(n, kRbxUnionSource), e.source);
         // The tetrahedron spans ±1; × (2, 1, 1) and moved to x.
         ExpectBox(NodeBounds(r.scene, n), {e.x - 2, -1, -1}, {e.x + 2, 1, 1});
     }

@@ -20,6 +20,20 @@ inline const aiNode *Child(const aiNode *node, const std::string &name) {
     return nullptr;
 }
 
+// A node's aiString metadata `key`, or "<none>" when the node, its metadata or the key is absent.
+inline std::string MetaText(const aiNode *node, const char *key) {
+    aiString value;
+    if (node == nullptr || node->mMetaData == nullptr || !node->mMetaData->Get(key, value)) return "<none>";
+    return value.C_Str();
+}
+
+// The node's transform in the scene (its ancestors' applied).
+inline aiMatrix4x4 GlobalTransform(const aiNode *node) {
+    aiMatrix4x4 m;
+    for (; node != nullptr; node = node->mParent) m = node->mTransformation * m;
+    return m;
+}
+
 // The names of `node`'s direct children, in order.
 inline std::vector<std::string> ChildNames(const aiNode *node) {
     std::vector<std::string> names;
