@@ -8,7 +8,7 @@
 #include "assimp_glue/roblox_model/union_geometry.hpp"
 #include "common/bit_cast.hpp"
 #include "common/error.hpp"
-#include "common/flat_index_map.hpp"
+#include "common/find_or_make.hpp"
 #include "common/png.hpp"
 #include "common/text_number.hpp"
 #include "gamefmt/roblox_model.hpp"
@@ -45,7 +45,7 @@ std::uint32_t Bits(float f) {
     return BitCast<std::uint32_t>(f + 0.0f); // -0 and +0 are one key
 }
 
-// The 64-bit finaliser of MurmurHash3: every input bit reaches the low bits FlatIndexMap picks slots with.
+// The 64-bit finaliser of MurmurHash3: every input bit reaches the low bits FlatFindOrMake picks slots with.
 std::size_t Mix(std::uint64_t h) {
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
@@ -144,6 +144,53 @@ std::string MaterialWord(std::uint32_t material) {
     return name != nullptr ? name : "Material" + std::to_string(material);
 }
 
+// An embedded texture holding the bytes of a PNG or JPEG file (`hint`: "png", "jpg") as they are.
+std::unique_ptr<aiTexture> CompressedTexture(const std::vector<std::uint8_t> &bytes, const std::string &hint,
+                                             const std::string &name) {
+    auto texture = std::make_unique<aiTexture>();
+    texture->mWidth = static_cast<unsigned>(bytes.size());
+    texture->mHeight = 0; // compressed: mWidth bytes
+    texture->pcData = new aiTexel[(bytes.size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)]();
+    std::memcpy(texture->pcData, bytes.data(), bytes.size());
+    std::snprintf(texture->achFormatHint, sizeof texture->achFormatHint, "%s", hint.c_str());
+    texture->mFilename = ToAiString(name);
+    return texture;
+}
+
+// glTF's metallic-roughness image as PNG bytes from Roblox's grey maps (either may be null: 0 metal, 1 rough),
+// sampled at the larger map's size. Throws FormatError when a map is not a PNG or does not decode.
+std::vector<std::uint8_t> MetalRoughnessPng(const aiTexture *metal, const aiTexture *rough) {
+    RgbaImage maps[2];
+    const aiTexture *sources[2] = {metal, rough};
+    std::uint32_t width = 1, height = 1;
+    for (int k = 0; k < 2; ++k) {
+        if (sources[k] == nullptr) continue;
+        const aiTexture &t = *sources[k];
+        if (std::string_view(t.achFormatHint) != "png")
+            throw FormatError("Roblox SurfaceAppearance", "metalness/roughness map is not a PNG");
+        maps[k] = DecodePngRgba(reinterpret_cast<const std::uint8_t *>(t.pcData), t.mWidth, std::uint64_t(1) << 24,
+                                "Roblox SurfaceAppearance map");
+        width = std::max(width, maps[k].width);
+        height = std::max(height, maps[k].height);
+    }
+    std::vector<std::uint8_t> rgba(std::size_t(width) * height * 4);
+    const auto sample = [&](const RgbaImage &m, std::uint32_t x, std::uint32_t y, std::uint8_t fallback) {
+        if (m.rgba.empty()) return fallback;
+        const std::uint64_t sx = std::uint64_t(x) * m.width / width, sy = std::uint64_t(y) * m.height / height;
+        return m.rgba[static_cast<std::size_t>((sy * m.width + sx) * 4)]; // grey: the red channel
+    };
+    for (std::uint32_t y = 0; y < height; ++y) {
+        for (std::uint32_t x = 0; x < width; ++x) {
+            std::uint8_t *px = &rgba[(std::size_t(y) * width + x) * 4];
+            px[0] = 0;
+            px[1] = sample(maps[1], x, y, 255);
+            px[2] = sample(maps[0], x, y, 0);
+            px[3] = 255;
+        }
+    }
+    return EncodePngRgba(rgba.data(), width, height, "Roblox SurfaceAppearance");
+}
+
 // Triangles `indices` (three per face) as the mesh's faces, each index through `map` when given.
 void SetTriangles(aiMesh &mesh, const std::vector<std::uint32_t> &indices, const std::vector<std::uint32_t> *map) {
     mesh.mNumFaces = static_cast<unsigned>(indices.size() / 3);
@@ -226,14 +273,22 @@ private:
     void addMeshInstance(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look,
                          const RbxMeshTemplate &t);
     unsigned meshMaterial(const rbx::Look &look, const rbx::PartGeometry &g);
+    std::unique_ptr<aiMaterial> mapsMaterial(const std::string &name, const rbx::Look &look, const rbx::Color3 &tint,
+                                             const std::array<int, 4> &maps);
     int metalRoughnessImage(int metal, int rough);
     void appendChild(std::uint32_t index, aiNode *child);
     void addUnion(std::uint32_t index, const UnionShape &shape, const rbx::Look &look, const rbx::Vector3 &size);
     void addTerrain(std::uint32_t index);
     unsigned decalMaterial(const rbx::DecalInfo &decal, unsigned image);
+    std::unique_ptr<aiMaterial> decalLook(const rbx::DecalInfo &decal, const rbx::Color3uint8 &tint,
+                                          unsigned image) const;
     int embeddedImage(const std::string &uri);
-    bool attachExisting(const MeshKey &key, std::uint32_t index);
-    unsigned addMesh(const std::string &name, unsigned material);
+    std::unique_ptr<aiMesh> scratchMesh(const std::string &name, unsigned material) const;
+    // The only ways meshes, materials and textures join the scene: each returns the new element's index, which
+    // is what the de-duplication tables store (common/find_or_make.hpp).
+    unsigned addMesh(std::unique_ptr<aiMesh> mesh);
+    unsigned addMaterial(std::unique_ptr<aiMaterial> material);
+    int addTexture(std::unique_ptr<aiTexture> texture);
     void attach(std::uint32_t index, unsigned mesh);
     void annotate(std::uint32_t index, MetadataBuilder &md);
     void warnings() const;
@@ -250,10 +305,9 @@ private:
     std::vector<std::unique_ptr<aiTexture>> mTextures;
     std::vector<std::unique_ptr<aiLight>> mLights;
     std::vector<std::unique_ptr<aiCamera>> mCameras;
-    FlatIndexMap<MeshKey, MeshKeyHash> mMeshIndex; // its index is the mesh's: every new key makes its mesh
-    FlatIndexMap<LookKey, LookKeyHash> mLookIndex;
-    std::vector<unsigned> mLookMaterial; // mLookIndex index → material
-    std::map<std::string, unsigned> mDecalLookIndex;
+    FlatFindOrMake<MeshKey, MeshKeyHash> mMeshIndex;                     // shape or decal quad, size, look → mesh
+    FlatFindOrMake<LookKey, LookKeyHash> mLookIndex;                     // part look → material
+    std::map<std::string, unsigned> mDecalLookIndex;                     // image, tint, transparency → material
     std::map<std::string, int> mImageIndex;                              // URI → embedded texture, -1 when unresolved
     std::map<std::string, std::unique_ptr<RbxMeshTemplate>> mMeshAssets; // URI → LOD 0, null when not loadable
     std::map<std::string, unsigned> mMeshInstanceIndex;  // URI, placement and material → mesh (unskinned)
@@ -364,12 +418,14 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, c
              material,
              g.source == GeometrySource::Placeholder ? 1u : 0u,
              0u};
-    if (attachExisting(key, index)) return;
-    rbx::BuildShape(g.shape, g.size, g.offset, mOptions.segments, mScratch);
-    const std::string name =
-        std::string(g.source == GeometrySource::Placeholder ? "placeholder" : rbx::ShapeName(g.shape)) + " " +
-        SizeText(g.size);
-    attach(index, addMesh(name, material));
+    attach(index, mMeshIndex.findOrMake(key, [&] {
+        mScratch.clear();
+        rbx::BuildShape(g.shape, g.size, g.offset, mOptions.segments, mScratch);
+        const std::string name =
+            std::string(g.source == GeometrySource::Placeholder ? "placeholder" : rbx::ShapeName(g.shape)) + " " +
+            SizeText(g.size);
+        return addMesh(scratchMesh(name, material));
+    }));
 }
 
 void GeometryBuilder::addDecal(std::uint32_t index, std::uint32_t part) {
@@ -403,9 +459,11 @@ void GeometryBuilder::addDecal(std::uint32_t index, std::uint32_t part) {
              material,
              Bits(decal->tiled ? decal->mapping.offsetU : 0),
              Bits(decal->tiled ? decal->mapping.offsetV : 0)};
-    if (attachExisting(key, index)) return;
-    rbx::BuildFaceQuad(decal->face, size, {}, lift, decal->mapping, mScratch);
-    attach(index, addMesh(std::string(decal->tiled ? "texture " : "decal ") + SizeText(size), material));
+    attach(index, mMeshIndex.findOrMake(key, [&] {
+        mScratch.clear();
+        rbx::BuildFaceQuad(decal->face, size, {}, lift, decal->mapping, mScratch);
+        return addMesh(scratchMesh(std::string(decal->tiled ? "texture " : "decal ") + SizeText(size), material));
+    }));
 }
 
 void GeometryBuilder::addLight(std::uint32_t index, std::uint32_t parent) {
@@ -462,18 +520,13 @@ void GeometryBuilder::addCamera(std::uint32_t index) {
 unsigned GeometryBuilder::partMaterial(const rbx::Look &look) {
     const LookKey key{std::uint32_t(look.color.r) << 16 | std::uint32_t(look.color.g) << 8 | look.color.b,
                       Bits(look.transparency), Bits(look.reflectance), look.material};
-    bool inserted = false;
-    const std::uint32_t lookSlot = mLookIndex.findOrInsert(key, inserted);
-    if (!inserted) return mLookMaterial[lookSlot];
-
-    std::string name = "rbx_" + MaterialWord(look.material) + "_" + Hex6(look.color);
-    if (look.transparency > 0) name += "_t" + FormatFloat(look.transparency);
-    if (look.reflectance > 0) name += "_r" + FormatFloat(look.reflectance);
-    const aiColor4D colour(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
-    const auto index = static_cast<unsigned>(mMaterials.size());
-    mMaterials.push_back(lookMaterial(name, look, colour));
-    mLookMaterial.push_back(index);
-    return index;
+    return mLookIndex.findOrMake(key, [&] {
+        std::string name = "rbx_" + MaterialWord(look.material) + "_" + Hex6(look.color);
+        if (look.transparency > 0) name += "_t" + FormatFloat(look.transparency);
+        if (look.reflectance > 0) name += "_r" + FormatFloat(look.reflectance);
+        const aiColor4D colour(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
+        return addMaterial(lookMaterial(name, look, colour));
+    });
 }
 
 // The material of a look whose colour is `colour` (sRGB): opacity, reflectivity, PBR factors per Material,
@@ -503,25 +556,13 @@ std::unique_ptr<aiMaterial> GeometryBuilder::lookMaterial(const std::string &nam
 }
 
 int GeometryBuilder::embeddedImage(const std::string &uri) {
-    const auto found = mImageIndex.find(uri);
-    if (found != mImageIndex.end()) return found->second;
-    int index = -1;
-    if (mOptions.assets) {
-        if (std::optional<RbxAsset> image = mOptions.assets(uri, RbxAssetKind::Image)) {
-            auto texture = std::make_unique<aiTexture>();
-            texture->mWidth = static_cast<unsigned>(image->bytes.size());
-            texture->mHeight = 0; // compressed: mWidth bytes of PNG or JPEG
-            texture->pcData = new aiTexel[(image->bytes.size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)]();
-            std::memcpy(texture->pcData, image->bytes.data(), image->bytes.size());
-            std::snprintf(texture->achFormatHint, sizeof texture->achFormatHint, "%s", image->format.c_str());
-            texture->mFilename = ToAiString(uri);
-            index = static_cast<int>(mTextures.size());
-            mTextures.push_back(std::move(texture));
-        }
-    }
-    if (index < 0) ++mUnresolvedImages;
-    mImageIndex.emplace(uri, index);
-    return index;
+    return FindOrMake(mImageIndex, uri, [&] {
+        if (mOptions.assets)
+            if (std::optional<RbxAsset> image = mOptions.assets(uri, RbxAssetKind::Image))
+                return addTexture(CompressedTexture(image->bytes, image->format, uri));
+        ++mUnresolvedImages;
+        return -1;
+    });
 }
 
 // LOD 0 of the mesh `uri` names, read once; null when it does not resolve or does not read (one warning per URI).
@@ -580,24 +621,15 @@ void GeometryBuilder::addMeshInstance(std::uint32_t index, const rbx::PartGeomet
         std::unique_ptr<aiMesh> mesh = PlaceRbxMesh(t, scale, shift, material, name);
         UniqueNames local;
         aiNode *skeleton = PlaceRbxSkeleton(t, scale, shift, mNames != nullptr ? *mNames : local, *mesh);
-        const auto meshIndex = static_cast<unsigned>(mMeshes.size());
-        mMeshes.push_back(std::move(mesh));
-        attach(index, meshIndex);
+        attach(index, addMesh(std::move(mesh)));
         appendChild(index, skeleton);
         return;
     }
     std::string key = g.uri;
     for (float v : {scale.x, scale.y, scale.z, shift.x, shift.y, shift.z}) key += ' ' + std::to_string(Bits(v));
     key += ' ' + std::to_string(material);
-    const auto found = mMeshInstanceIndex.find(key);
-    if (found != mMeshInstanceIndex.end()) {
-        attach(index, found->second);
-        return;
-    }
-    const auto meshIndex = static_cast<unsigned>(mMeshes.size());
-    mMeshes.push_back(PlaceRbxMesh(t, scale, shift, material, name));
-    mMeshInstanceIndex.emplace(std::move(key), meshIndex);
-    attach(index, meshIndex);
+    attach(index, FindOrMake(mMeshInstanceIndex, std::move(key),
+                             [&] { return addMesh(PlaceRbxMesh(t, scale, shift, material, name)); }));
 }
 
 // A mesh's material: the part's look when it has no image; otherwise the look with its images (§5.5): the
@@ -626,12 +658,19 @@ unsigned GeometryBuilder::meshMaterial(const rbx::Look &look, const rbx::PartGeo
     std::string key = std::to_string(look.material) + ' ' + std::to_string(Bits(look.transparency)) + ' ' +
                       std::to_string(Bits(look.reflectance)) + ' ' + Hex6(look.color) + ' ' + Hex6(tintBytes);
     for (int image : {colourMap, normalMap, metal, rough}) key += ' ' + std::to_string(image);
-    const auto found = mMeshLookIndex.find(key);
-    if (found != mMeshLookIndex.end()) return found->second;
+    return FindOrMake(mMeshLookIndex, std::move(key), [&] {
+        const std::string name = "rbx_" + MaterialWord(look.material) + "_" +
+                                 (colourMap >= 0 ? Hex6(tintBytes) : Hex6(look.color)) + "_tex" +
+                                 std::to_string(mMeshLookIndex.size());
+        return addMaterial(mapsMaterial(name, look, tint, {colourMap, normalMap, metal, rough}));
+    });
+}
 
-    std::string name = "rbx_" + MaterialWord(look.material) + "_" +
-                       (colourMap >= 0 ? Hex6(tintBytes) : Hex6(look.color)) + "_tex" +
-                       std::to_string(mMeshLookIndex.size());
+// The material of a look with images (embedded texture indices, -1 for none): base colour (tinted by `tint`),
+// normal, metalness and roughness maps.
+std::unique_ptr<aiMaterial> GeometryBuilder::mapsMaterial(const std::string &name, const rbx::Look &look,
+                                                          const rbx::Color3 &tint, const std::array<int, 4> &maps) {
+    const auto [colourMap, normalMap, metal, rough] = maps;
     const aiColor4D colour = colourMap >= 0
                                  ? aiColor4D(tint.r, tint.g, tint.b, 1.0f)
                                  : aiColor4D(look.color.r / 255.0f, look.color.g / 255.0f, look.color.b / 255.0f, 1.0f);
@@ -667,62 +706,23 @@ unsigned GeometryBuilder::meshMaterial(const rbx::Look &look, const rbx::PartGeo
             m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_UNKNOWN, 0)); // glTF metallicRoughnessTexture
         }
     }
-    const auto index = static_cast<unsigned>(mMaterials.size());
-    mMaterials.push_back(std::move(m));
-    mMeshLookIndex.emplace(std::move(key), index);
-    return index;
+    return m;
 }
 
 // glTF's metallic-roughness image (G roughness, B metalness) from Roblox's two grey maps, as a new embedded
 // PNG; -1 (counted in a warning) when a map is not a PNG or does not decode. A missing map is 0 metal / 1 rough.
 int GeometryBuilder::metalRoughnessImage(int metal, int rough) {
-    const auto found = mMetalRoughIndex.find({metal, rough});
-    if (found != mMetalRoughIndex.end()) return found->second;
-    int index = -1;
-    try {
-        RgbaImage maps[2];
-        const int sources[2] = {metal, rough};
-        std::uint32_t width = 1, height = 1;
-        for (int k = 0; k < 2; ++k) {
-            if (sources[k] < 0) continue;
-            const aiTexture &t = *mTextures[static_cast<std::size_t>(sources[k])];
-            if (std::string_view(t.achFormatHint) != "png")
-                throw FormatError("Roblox SurfaceAppearance", "metalness/roughness map is not a PNG");
-            maps[k] = DecodePngRgba(reinterpret_cast<const std::uint8_t *>(t.pcData), t.mWidth, std::uint64_t(1) << 24,
-                                    "Roblox SurfaceAppearance map");
-            width = std::max(width, maps[k].width);
-            height = std::max(height, maps[k].height);
+    return FindOrMake(mMetalRoughIndex, std::make_pair(metal, rough), [&] {
+        const auto texture = [&](int i) { return i >= 0 ? mTextures[static_cast<std::size_t>(i)].get() : nullptr; };
+        try {
+            return addTexture(
+                CompressedTexture(MetalRoughnessPng(texture(metal), texture(rough)), "png",
+                                  "metallicRoughness " + std::to_string(metal) + " " + std::to_string(rough)));
+        } catch (const FormatError &) {
+            ++mUncombinedMaps;
+            return -1;
         }
-        std::vector<std::uint8_t> rgba(std::size_t(width) * height * 4);
-        const auto sample = [&](const RgbaImage &m, std::uint32_t x, std::uint32_t y, std::uint8_t fallback) {
-            if (m.rgba.empty()) return fallback;
-            const std::uint64_t sx = std::uint64_t(x) * m.width / width, sy = std::uint64_t(y) * m.height / height;
-            return m.rgba[static_cast<std::size_t>((sy * m.width + sx) * 4)]; // grey: the red channel
-        };
-        for (std::uint32_t y = 0; y < height; ++y) {
-            for (std::uint32_t x = 0; x < width; ++x) {
-                std::uint8_t *px = &rgba[(std::size_t(y) * width + x) * 4];
-                px[0] = 0;
-                px[1] = sample(maps[1], x, y, 255);
-                px[2] = sample(maps[0], x, y, 0);
-                px[3] = 255;
-            }
-        }
-        const std::vector<std::uint8_t> png = EncodePngRgba(rgba.data(), width, height, "Roblox SurfaceAppearance");
-        auto texture = std::make_unique<aiTexture>();
-        texture->mWidth = static_cast<unsigned>(png.size());
-        texture->mHeight = 0;
-        texture->pcData = new aiTexel[(png.size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)]();
-        std::memcpy(texture->pcData, png.data(), png.size());
-        std::snprintf(texture->achFormatHint, sizeof texture->achFormatHint, "png");
-        texture->mFilename = ToAiString("metallicRoughness " + std::to_string(metal) + " " + std::to_string(rough));
-        index = static_cast<int>(mTextures.size());
-        mTextures.push_back(std::move(texture));
-    } catch (const FormatError &) {
-        ++mUncombinedMaps;
-    }
-    mMetalRoughIndex.emplace(std::make_pair(metal, rough), index);
-    return index;
+    });
 }
 
 // A union's pieces as meshes on its node, one per look; the same shape at the same size and look is shared.
@@ -730,9 +730,8 @@ void GeometryBuilder::addUnion(std::uint32_t index, const UnionShape &shape, con
                                const rbx::Vector3 &size) {
     std::string key = shape.key + ' ' + std::to_string(Bits(size.x)) + ' ' + std::to_string(Bits(size.y)) + ' ' +
                       std::to_string(Bits(size.z)) + ' ' + std::to_string(partMaterial(look));
-    auto found = mUnionMeshes.find(key);
-    if (found == mUnionMeshes.end()) {
-        std::vector<unsigned> meshes;
+    const std::vector<unsigned> meshes = FindOrMake(mUnionMeshes, std::move(key), [&] {
+        std::vector<unsigned> made;
         for (const UnionPiece &piece : shape.pieces) {
             if (piece.indices.empty()) continue;
             auto mesh = std::make_unique<aiMesh>();
@@ -751,16 +750,14 @@ void GeometryBuilder::addUnion(std::uint32_t index, const UnionShape &shape, con
                 std::copy(piece.uvs.begin(), piece.uvs.end(), mesh->mTextureCoords[0]);
             }
             SetTriangles(*mesh, piece.indices, nullptr);
-            meshes.push_back(static_cast<unsigned>(mMeshes.size()));
-            mMeshes.push_back(std::move(mesh));
+            made.push_back(addMesh(std::move(mesh)));
         }
-        found = mUnionMeshes.emplace(std::move(key), std::move(meshes)).first;
-    }
+        return made;
+    });
     aiNode *node = mNodes[index];
-    if (node == nullptr || found->second.empty()) return;
-    node->mNumMeshes = static_cast<unsigned>(found->second.size());
-    node->mMeshes = new unsigned[found->second.size()];
-    std::copy(found->second.begin(), found->second.end(), node->mMeshes);
+    if (node == nullptr || meshes.empty()) return;
+    node->mNumMeshes = static_cast<unsigned>(meshes.size());
+    node->mMeshes = CopyToNewArray(meshes);
 }
 
 // docs/formats/roblox-terrain.md §8.4: one mesh per material (and Water) on the Terrain's node, world studs.
@@ -804,21 +801,20 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
         if (look.material == rbx::kMaterialPlastic) ++unknown;
         std::string name = "rbx_terrain_" + rbx::TerrainMaterialName(m8) + "_";
         name += Hex6(look.color);
-        const auto material = static_cast<unsigned>(mMaterials.size());
-        mMaterials.push_back(lookMaterial(name, look, colour));
+        std::unique_ptr<aiMaterial> m = lookMaterial(name, look, colour);
         if (look.transparency > 0) {
             const float opacity = 1 - look.transparency;
-            mMaterials.back()->RemoveProperty(AI_MATKEY_OPACITY);
-            mMaterials.back()->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
+            m->RemoveProperty(AI_MATKEY_OPACITY);
+            m->AddProperty(&opacity, 1, AI_MATKEY_OPACITY);
         }
-        meshes.push_back(static_cast<unsigned>(mMeshes.size()));
-        mMeshes.push_back(TerrainMesh(surface, tris, remap, "Terrain_" + rbx::TerrainMaterialName(m8), material));
+        const unsigned material = addMaterial(std::move(m));
+        meshes.push_back(
+            addMesh(TerrainMesh(surface, tris, remap, "Terrain_" + rbx::TerrainMaterialName(m8), material)));
     }
     if (unknown != 0) LogWarn(prefix + std::to_string(unknown) + " unknown material id(s) drawn as Plastic grey");
     aiNode *node = mNodes[index];
     node->mNumMeshes = static_cast<unsigned>(meshes.size());
-    node->mMeshes = new unsigned[meshes.size()];
-    std::copy(meshes.begin(), meshes.end(), node->mMeshes);
+    node->mMeshes = CopyToNewArray(meshes);
     LogInfo(prefix + std::to_string(voxels) + " voxels in " + std::to_string(chunks) + " chunks → " +
             std::to_string(meshes.size()) + " mesh(es), " + std::to_string(surface.positions.size()) +
             " surface vertices (stride " + std::to_string(options.stride) + ")");
@@ -842,10 +838,13 @@ void GeometryBuilder::appendChild(std::uint32_t index, aiNode *child) {
 
 unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned image) {
     const rbx::Color3uint8 tint{UnitToByte(decal.color.r), UnitToByte(decal.color.g), UnitToByte(decal.color.b)};
-    const std::string key = decal.uri + '\n' + Hex6(tint) + '\n' + FormatFloat(decal.transparency);
-    const auto found = mDecalLookIndex.find(key);
-    if (found != mDecalLookIndex.end()) return found->second;
+    std::string key = decal.uri + '\n' + Hex6(tint) + '\n' + FormatFloat(decal.transparency);
+    return FindOrMake(mDecalLookIndex, std::move(key), [&] { return addMaterial(decalLook(decal, tint, image)); });
+}
 
+// A decal's material: its image (embedded texture `image`) tinted by its Color3, blended, with its opacity.
+std::unique_ptr<aiMaterial> GeometryBuilder::decalLook(const rbx::DecalInfo &decal, const rbx::Color3uint8 &tint,
+                                                       unsigned image) const {
     std::string name = std::string("rbx_") + (decal.tiled ? "Texture_" : "Decal_") + Hex6(tint);
     if (decal.transparency > 0) name += "_t" + FormatFloat(decal.transparency);
     name += "_" + std::to_string(mDecalLookIndex.size());
@@ -862,26 +861,11 @@ unsigned GeometryBuilder::decalMaterial(const rbx::DecalInfo &decal, unsigned im
     m->AddProperty(&path, AI_MATKEY_TEXTURE(aiTextureType_BASE_COLOR, 0));
     const aiString uri(SanitizeForAiString(decal.uri));
     m->AddProperty(&uri, "$rbx.textureUri", 0, 0);
-    const auto index = static_cast<unsigned>(mMaterials.size());
-    mMaterials.push_back(std::move(m));
-    mDecalLookIndex.emplace(key, index);
-    return index;
+    return m;
 }
 
-// Attaches the mesh `key` names to instance `index` when it exists. Otherwise registers the key (the mesh the
-// caller then builds into the cleared scratch and adds gets its index) and returns false.
-bool GeometryBuilder::attachExisting(const MeshKey &key, std::uint32_t index) {
-    bool inserted = false;
-    const std::uint32_t mesh = mMeshIndex.findOrInsert(key, inserted);
-    if (!inserted) {
-        attach(index, mesh);
-        return true;
-    }
-    mScratch.clear();
-    return false;
-}
-
-unsigned GeometryBuilder::addMesh(const std::string &name, unsigned material) {
+// The shape in mScratch as a mesh.
+std::unique_ptr<aiMesh> GeometryBuilder::scratchMesh(const std::string &name, unsigned material) const {
     const rbx::ShapeMesh &s = mScratch;
     auto mesh = std::make_unique<aiMesh>();
     mesh->mName = ToAiString(name);
@@ -907,9 +891,22 @@ unsigned GeometryBuilder::addMesh(const std::string &name, unsigned material) {
         const std::size_t at = std::size_t{3} * f;
         face.mIndices = new unsigned[3]{s.indices[at], s.indices[at + 1], s.indices[at + 2]};
     }
-    const auto index = static_cast<unsigned>(mMeshes.size());
+    return mesh;
+}
+
+unsigned GeometryBuilder::addMesh(std::unique_ptr<aiMesh> mesh) {
     mMeshes.push_back(std::move(mesh));
-    return index;
+    return static_cast<unsigned>(mMeshes.size() - 1);
+}
+
+unsigned GeometryBuilder::addMaterial(std::unique_ptr<aiMaterial> material) {
+    mMaterials.push_back(std::move(material));
+    return static_cast<unsigned>(mMaterials.size() - 1);
+}
+
+int GeometryBuilder::addTexture(std::unique_ptr<aiTexture> texture) {
+    mTextures.push_back(std::move(texture));
+    return static_cast<int>(mTextures.size() - 1);
 }
 
 void GeometryBuilder::attach(std::uint32_t index, unsigned mesh) {
