@@ -1,7 +1,7 @@
 // Roblox model/place codec throughput: decode (ReadBinary), encode (WriteBinary) and the whole import to an
-// aiScene, on the largest corpus place (skipped when the corpus is absent) and on a generated place of
-// 100,000 Parts. Reported: bytes_per_second of the file, decompressed_per_second of chunk data, and
-// items_per_second = instances.
+// aiScene, on the largest rbx-test-files place and the four real modern places of rbx/public-places (skipped when
+// the corpus is absent) and on a generated place of 100,000 Parts. Reported: bytes_per_second of the file,
+// decompressed_per_second of chunk data, and items_per_second = instances.
 #include "assimp_glue/gltf/writer.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
@@ -55,23 +55,34 @@ struct Input {
     std::uint64_t decompressed = 0;
 };
 
-std::optional<std::filesystem::path> CorpusPlaces() {
+// The corpus folder `sub` (below rbx/), from $GAMEFMT_CORPUS or ../shared/corpus beside the project.
+std::optional<std::filesystem::path> CorpusFolder(const char *sub) {
     std::vector<std::filesystem::path> roots;
     if (const char *env = std::getenv("GAMEFMT_CORPUS")) roots.emplace_back(env);
     roots.emplace_back(std::string(GAMEFMT_SOURCE_DIR) + "/../shared/corpus"); // beside the project
     for (const auto &root : roots) {
-        const auto places = root / "rbx" / "rbx-test-files" / "places";
+        const auto folder = root / "rbx" / sub;
         std::error_code ec;
-        if (std::filesystem::is_directory(places, ec)) return places;
+        if (std::filesystem::is_directory(folder, ec)) return folder;
     }
     return std::nullopt;
+}
+
+Input ReadInput(const std::filesystem::path &path, std::string label) {
+    Input in;
+    std::ifstream f(path, std::ios::binary);
+    in.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    in.label = std::move(label);
+    in.instances = rbx::ReadBinary(in.bytes.data(), in.bytes.size()).instances.size();
+    in.decompressed = DecompressedBytes(in.bytes);
+    return in;
 }
 
 // The largest binary place of the corpus, or an empty input.
 const Input &CorpusPlace() {
     static const Input input = [] {
         Input in;
-        const auto places = CorpusPlaces();
+        const auto places = CorpusFolder("rbx-test-files/places");
         if (!places) return in;
         std::filesystem::path best;
         std::uintmax_t bestSize = 0;
@@ -81,14 +92,25 @@ const Input &CorpusPlace() {
                 bestSize = entry.file_size();
             }
         if (best.empty()) return in;
-        std::ifstream f(best, std::ios::binary);
-        in.bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-        in.label = best.parent_path().filename().string();
-        in.instances = rbx::ReadBinary(in.bytes.data(), in.bytes.size()).instances.size();
-        in.decompressed = DecompressedBytes(in.bytes);
-        return in;
+        return ReadInput(best, best.parent_path().filename().string());
     }();
     return input;
+}
+
+// The real modern places (rbx/public-places, issue #25): 0 the 27,368-instance block-built lobby, 1 the place with
+// 77 M terrain voxels, 2 the combat kit (R15 rig, 19 KeyframeSequences), 3 the world with 758 Bones.
+const Input &PublicPlace(std::size_t k) {
+    static const std::vector<Input> inputs = [] {
+        std::vector<Input> out(4);
+        const auto folder = CorpusFolder("public-places");
+        if (!folder) return out;
+        const char *names[] = {"libre-duel-lobby.rbxm", "chickynoid-example.rbxl", "ams-melee.rbxl",
+                               "unstablerem.rbxl"};
+        for (std::size_t i = 0; i < out.size(); ++i)
+            if (std::filesystem::exists(*folder / names[i])) out[i] = ReadInput(*folder / names[i], names[i]);
+        return out;
+    }();
+    return inputs[k];
 }
 
 // A place of `parts` Parts under Workspace, with the properties Studio writes most: CFrame (every fourth
@@ -160,8 +182,10 @@ void Report(benchmark::State &state, const Input &in) {
     state.SetLabel(in.label);
 }
 
+// Argument 0: the largest rbx-test-files place; 1: the generated place; 2–5: the public places.
 const Input *Pick(benchmark::State &state) {
-    const Input &in = state.range(0) == 0 ? CorpusPlace() : GeneratedInput();
+    const std::int64_t k = state.range(0);
+    const Input &in = k == 0 ? CorpusPlace() : k == 1 ? GeneratedInput() : PublicPlace(static_cast<std::size_t>(k - 2));
     if (in.bytes.empty()) {
         state.SkipWithError("corpus place not found (../shared/corpus beside the project, or $GAMEFMT_CORPUS)");
         return nullptr;
@@ -203,12 +227,17 @@ const aiScene *ImportOrSkip(benchmark::State &state, Assimp::Importer &importer,
 void BM_RbxImportScene(benchmark::State &state) {
     const Input *in = Pick(state);
     if (in == nullptr) return;
+    unsigned meshes = 0, materials = 0;
     for (auto _ : state) {
         Assimp::Importer importer;
         const aiScene *scene = ImportOrSkip(state, importer, *in);
         if (scene == nullptr) return;
+        meshes = scene->mNumMeshes;
+        materials = scene->mNumMaterials;
         benchmark::DoNotOptimize(scene->mRootNode);
     }
+    state.counters["meshes"] = meshes; // shared: identical parts show one mesh
+    state.counters["materials"] = materials;
     Report(state, *in);
 }
 
@@ -348,14 +377,14 @@ void BM_RbxTerrainImport(benchmark::State &state) {
 }
 BENCHMARK(BM_RbxTerrainImport)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->Iterations(1);
 
-// Argument 0: the largest corpus place; 1: the generated place.
-BENCHMARK(BM_RbxDecodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RbxEncodeBinary)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RbxImportScene)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RbxImportNodesOnly)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RbxExportGlb)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RbxExportGlbAssimp)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RbxSceneMemory)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(1);
+// Argument 0: the largest rbx-test-files place; 1: the generated place; 2–5: the public places (PublicPlace).
+BENCHMARK(BM_RbxDecodeBinary)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxEncodeBinary)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxImportScene)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxImportNodesOnly)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxExportGlb)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxExportGlbAssimp)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbxSceneMemory)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 } // namespace
 
