@@ -553,6 +553,16 @@ void DocumentFromScene(const aiScene &scene, Document &doc) {
     if (scene.mMetaData != nullptr) SceneEntriesFromMetadata(*scene.mMetaData, doc);
 }
 
+bool ReadRobloxSource(const aiScene &scene, std::vector<std::uint8_t> &out) {
+    return ReadSourceFile(scene, out);
+}
+
+std::vector<std::string> RobloxNodeNames(const Document &doc) {
+    UniqueNames names;
+    (void)names.make("DataModel");
+    return InstanceNodeNames(doc, names);
+}
+
 } // namespace gamefmt::glue
 
 namespace gamefmt {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 struct aiScene;
 struct aiMetadata;
@@ -72,5 +73,17 @@ bool IsRobloxModelScene(const aiScene &scene);
 // (tree, rbx.props, rbx.meta.*, rbx.raw.*). Node transforms and meshes are ignored. Throws FormatError
 // ("Roblox model") on malformed metadata.
 void DocumentFromScene(const aiScene &scene, rbx::Document &out);
+
+// The file a scene keeps in rbx.source, inflated; false when it has none (FormatError when malformed).
+bool ReadRobloxSource(const aiScene &scene, std::vector<std::uint8_t> &out);
+// The node name BuildRobloxModelScene gives each instance of `doc` ("" for those not in the tree).
+std::vector<std::string> RobloxNodeNames(const rbx::Document &doc);
+
+// `gamefmt validate --strict` (issue #25): each generated part of a scene this importer made (shapes and
+// placeholder boxes; not mesh assets, unions or decals), checked against its own instance re-read from
+// rbx.source: its node shows one mesh whose bounds are its shape's at its size, in a material of its look
+// (Material, colour, opacity). One line per part that does not, naming it; empty for other scenes. Meant for the
+// raw import: post-processing that moves vertices (pretransform, scaling) makes every part differ.
+std::vector<std::string> CheckRobloxParts(const aiScene &scene);
 
 } // namespace gamefmt::glue

@@ -3,6 +3,7 @@
 // generated places (the demo, asset, terrain and mixed places, the last in four orders that interleave plain
 // parts, unions, mesh assets, decals and terrain), every corpus file, and prove that it fails when a node shows
 // another part's mesh or material.
+#include "assimp_glue/roblox_model/scene.hpp"
 #include "common/compression.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
@@ -172,11 +173,17 @@ TEST(RbxEveryPart, OracleSeesAnotherPartsMeshOrMaterial) {
     aiNode *cube = scene->mRootNode->FindNode("Cube");
     aiNode *bigCube = scene->mRootNode->FindNode("BigCube");
     ASSERT_TRUE(cube && bigCube);
+    EXPECT_TRUE(glue::CheckRobloxParts(*scene).empty());
     std::swap(cube->mMeshes[0], bigCube->mMeshes[0]); // same look, other size
     PartOracleOptions options;
     options.meshBounds = AssetMeshBounds;
     const PartOracleReport swapped = CheckPartsAgainstSource(doc, *scene, options);
     EXPECT_EQ(swapped.wrong, 2u) << Describe(swapped);
+    // validate --strict's scene invariant sees it too, naming both parts.
+    const std::vector<std::string> found = glue::CheckRobloxParts(*scene);
+    ASSERT_EQ(found.size(), 2u);
+    EXPECT_EQ(found[0].rfind("'Cube' (Part) shows a 3x3x3 mesh", 0), 0u) << found[0];
+    EXPECT_NE(found[1].find("'BigCube' (Part) shows a 1x1x1 mesh"), std::string::npos) << found[1];
     std::swap(cube->mMeshes[0], bigCube->mMeshes[0]);
 
     aiNode *brick = scene->mRootNode->FindNode("Brick");
@@ -187,6 +194,7 @@ TEST(RbxEveryPart, OracleSeesAnotherPartsMeshOrMaterial) {
     mesh->mMaterialIndex = scene->mMeshes[red->mMeshes[0]]->mMaterialIndex; // same size, other colour
     const PartOracleReport recoloured = CheckPartsAgainstSource(doc, *scene, options);
     EXPECT_EQ(recoloured.wrong, 3u) << Describe(recoloured); // the three Bricks
+    EXPECT_EQ(glue::CheckRobloxParts(*scene).size(), 3u);
     mesh->mMaterialIndex = own;
     EXPECT_EQ(CheckPartsAgainstSource(doc, *scene, options).wrong, 0u);
 }
@@ -233,6 +241,8 @@ TEST(RbxEveryPart, EveryCorpusFile) {
             parts += c.report.parts;
             EXPECT_EQ(c.report.wrong, 0u) << Describe(c.report);
             EXPECT_EQ(c.report.sharedMeshes, c.report.sharedKeys) << Describe(c.report);
+            const std::vector<std::string> invariant = glue::CheckRobloxParts(*c.import.scene);
+            EXPECT_TRUE(invariant.empty()) << invariant.size() << " parts, the first: " << invariant[0];
             if (entry.path().parent_path().filename() == "public-places")
                 std::printf("%s (scope %s): %s; %u meshes, %u materials\n", entry.path().filename().string().c_str(),
                             scope == Scope::All ? "all" : "default", Describe(c.report).c_str(),

@@ -63,7 +63,9 @@ const Verb kVerbs[] = {
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunConvert},
     {"validate", "validate FILE... [--strict]", "import with validation and report warnings",
      "  --strict       fail (exit 1) on validation warnings and on importer warnings that data was lost\n"
-     "                 or guessed (truncated or skipped blocks, lost LODs, unresolved references)\n"
+     "                 or guessed (truncated or skipped blocks, lost LODs, unresolved references); Roblox\n"
+     "                 scenes also check that every generated part shows a mesh of its own size and a\n"
+     "                 material of its own look (without post-processing steps)\n"
      "Steps given are applied after the import and re-validated after each one.\n",
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunValidate},
     {"extract", "extract FILE [OUT] [-t N] [-s]", "write the embedded textures",

@@ -5,6 +5,8 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
+#include "assimp_glue/roblox_model/scene.hpp"
+#include "common/error.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/Importer.hpp>
@@ -12,8 +14,23 @@
 
 #include <algorithm>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace gamefmt::cli {
+namespace {
+
+// Roblox scenes: parts whose node shows another part's mesh or look (glue::CheckRobloxParts); a source that does
+// not read back is itself a problem.
+std::vector<std::string> PartProblems(const aiScene &scene) {
+    try {
+        return glue::CheckRobloxParts(scene);
+    } catch (const FormatError &e) {
+        return {std::string("check failed: ") + e.what()};
+    }
+}
+
+} // namespace
 
 int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
     bool strict = false;
@@ -58,11 +75,16 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
         out << '\n';
         const std::size_t lossy = static_cast<std::size_t>(
             std::count_if(other.begin(), other.end(), [](const std::string &w) { return IsDataLossWarning(w); }));
-        if (strict && (!validation.empty() || lossy != 0)) {
+        const std::vector<std::string> parts =
+            strict && common.ppSteps == 0 ? PartProblems(*loaded.scene) : std::vector<std::string>();
+        for (std::size_t k = 0; k < parts.size() && k < 10; ++k) out << file << ": part " << parts[k] << '\n';
+        if (parts.size() > 10) out << file << ": … and " << parts.size() - 10 << " more parts\n";
+        if (strict && (!validation.empty() || lossy != 0 || !parts.empty())) {
             err << "gamefmt: '" << file << "' has ";
-            if (!validation.empty())
-                err << validation.size() << " validation warning(s)" << (lossy != 0 ? " and " : "");
-            if (lossy != 0) err << lossy << " warning(s) of lost or guessed data";
+            const char *sep = "";
+            if (!validation.empty()) err << validation.size() << " validation warning(s)", sep = " and ";
+            if (lossy != 0) err << sep << lossy << " warning(s) of lost or guessed data", sep = " and ";
+            if (!parts.empty()) err << sep << parts.size() << " part(s) not drawn with their own geometry or look";
             err << " (--strict)\n";
             status = kExitBadInput;
         }
