@@ -10,20 +10,23 @@
 
 namespace gamefmt {
 
+// One byte as \xNN.
+inline void AppendHexEscape(std::string &out, unsigned char c) {
+    static const char kHex[] = "0123456789ABCDEF";
+    out += '\\';
+    out += 'x';
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+}
+
 // Bytes of a file as they may appear inside a message: at most `max` bytes; control bytes, 0x7F and bytes that
 // are not well-formed UTF-8 escaped as \xNN, backslashes doubled; "..." plus the whole length when cut. Messages never
 // carry a NUL (C strings, Assimp's error text, would end there) and never echo a 100 KB attribute.
 inline std::string QuoteText(std::string_view text, std::size_t max = 64) {
-    static const char kHex[] = "0123456789ABCDEF";
     std::string out;
     const std::size_t shown = text.size() < max ? text.size() : max;
     out.reserve(shown + 16);
-    const auto escape = [&out](unsigned char c) {
-        out += '\\';
-        out += 'x';
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-    };
+    const auto escape = [&out](unsigned char c) { AppendHexEscape(out, c); };
     for (std::size_t i = 0; i < shown;) {
         const auto c = static_cast<unsigned char>(text[i]);
         if (c < 0x80) {
@@ -76,7 +79,7 @@ private:
         for (char c : message) {
             const auto u = static_cast<unsigned char>(c);
             if (u < 0x20 || u == 0x7F)
-                s += QuoteText(std::string_view(&c, 1));
+                AppendHexEscape(s, u); // what QuoteText makes of a control byte (GCC 14 misreads that call here)
             else
                 s += c;
         }

@@ -13,8 +13,9 @@
 namespace gamefmt::glue {
 namespace {
 
-constexpr std::size_t kMaxAiString = MAXLEN - 1; // 1023 bytes of text plus the terminator
-const char kReplacement[] = "\xEF\xBF\xBD";      // U+FFFD
+// 1023 bytes of text plus the terminator (Assimp 5.2.5 names the capacity MAXLEN, 5.3+ AI_MAXLEN).
+constexpr std::size_t kMaxAiString = sizeof(aiString::data) - 1;
+const char kReplacement[] = "\xEF\xBF\xBD"; // U+FFFD
 
 // Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
 std::size_t Utf8SequenceLength(std::string_view s, std::size_t i) {

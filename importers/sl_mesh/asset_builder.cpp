@@ -502,8 +502,13 @@ std::vector<float> HullPoints(const std::vector<float> &high, const std::vector<
     }
     const std::size_t count = chosen.size() / 3;
     std::vector<unsigned int> kept(kMaxHullPoints);
+#if MESHOPTIMIZER_VERSION >= 200 // 0.20 added optional per-point colours (Debian 13 has 0.22, Debian 12 0.18)
+    const std::size_t keptCount =
+        meshopt_simplifyPoints(kept.data(), chosen.data(), count, sizeof(float) * 3, nullptr, 0, 0.0f, kMaxHullPoints);
+#else
     const std::size_t keptCount =
         meshopt_simplifyPoints(kept.data(), chosen.data(), count, sizeof(float) * 3, kMaxHullPoints);
+#endif
     kept.resize(std::min(keptCount, kMaxHullPoints));
     const std::vector<float> reduced = Select(chosen, kept);
     const ConvexHull again = ComputeConvexHull(reduced.data(), reduced.size() / 3);

@@ -219,7 +219,7 @@ TEST(Metadata, NoImporterWritesNestedMetadata) {
     std::ifstream file(gamefmt::test::TestDataDir() / "skinned-bar.mesh", std::ios::binary);
     std::vector<std::uint8_t> mesh((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     ASSERT_FALSE(mesh.empty());
-    mesh.insert(mesh.end(), {1, 2, 3, 4});
+    for (const std::uint8_t extra : {1, 2, 3, 4}) mesh.push_back(extra); // (GCC 14 misreads insert of a list here)
     results.push_back(gamefmt::test::ImportMemory(mesh, "mesh"));
     ASSERT_TRUE(results.back()) << results.back().error;
     std::vector<std::uint8_t> trailing;
