@@ -370,8 +370,8 @@ TEST(RobloxMeshBuilder, SloppyReproducesTheCorpus401Levels) {
     const RobloxMesh m = ReadRobloxMesh(file.data(), file.size());
     ASSERT_EQ(m.lodOffsets, (std::vector<std::uint32_t>{0, 2146, 3188, 3654, 3858, 3960}));
     ASSERT_EQ(m.lodType, 4);
-    // Debian ships meshoptimizer 0.18, the version the finding was made with.
-    EXPECT_EQ(MESHOPTIMIZER_VERSION, 180);
+    // The finding was made with meshoptimizer 0.18 (Debian 12); 0.22 (Debian 13) makes the same levels.
+    EXPECT_GE(MESHOPTIMIZER_VERSION, 180);
 
     std::vector<float> positions;
     for (const Vertex &v : m.vertices) positions.insert(positions.end(), {v.px, v.py, v.pz});
