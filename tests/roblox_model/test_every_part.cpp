@@ -196,6 +196,16 @@ TEST(RbxEveryPart, OracleSeesAnotherPartsMeshOrMaterial) {
     EXPECT_EQ(recoloured.wrong, 3u) << Describe(recoloured); // the three Bricks
     EXPECT_EQ(glue::CheckRobloxParts(*scene).size(), 3u);
     mesh->mMaterialIndex = own;
+
+    // A union drawn from its source parts: each piece in the look of one of them (red and blue), not a brick's.
+    aiNode *parts = scene->mRootNode->FindNode("PartsUnion");
+    ASSERT_TRUE(parts && parts->mNumMeshes == 2);
+    aiMesh *piece = scene->mMeshes[parts->mMeshes[1]];
+    const unsigned pieceOwn = piece->mMaterialIndex;
+    piece->mMaterialIndex = scene->mMeshes[brick->mMeshes[0]]->mMaterialIndex;
+    const PartOracleReport borrowed = CheckPartsAgainstSource(doc, *scene, options);
+    EXPECT_EQ(borrowed.wrong, 1u) << Describe(borrowed);
+    piece->mMaterialIndex = pieceOwn;
     EXPECT_EQ(CheckPartsAgainstSource(doc, *scene, options).wrong, 0u);
 }
 

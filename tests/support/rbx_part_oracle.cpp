@@ -4,6 +4,7 @@
 #include "support/rbx_part_oracle.hpp"
 
 #include "importers/roblox_model/appearance.hpp"
+#include "importers/roblox_model/reader.hpp"
 
 #include <assimp/material.h>
 
@@ -200,6 +201,7 @@ private:
                                                  const aiVector3D &initial);
     void checkTransform(std::uint32_t index, const aiNode &node);
     void checkLook(std::uint32_t index, const aiMaterial &m, const Look &look, bool colour);
+    void checkSourcePartLook(std::uint32_t index, const aiMaterial &m);
     void fail(std::uint32_t index, const std::string &what);
     std::string className(std::uint32_t index) const { return mDoc.className(mDoc.instances[index]); }
     bool isPart(std::uint32_t index) const;
@@ -359,6 +361,43 @@ void Oracle::checkLook(std::uint32_t index, const aiMaterial &m, const Look &loo
     if (std::fabs(reflectivity - look.reflectance) > 1e-6f)
         fail(index, where + "reflectivity " + std::to_string(reflectivity) + ", the part's Reflectance is " +
                         std::to_string(look.reflectance));
+}
+
+// §5.3: a union drawn from its source parts (ChildData2, else ChildData: a binary model) shows each piece in the
+// look of one of them — that union's, not another's.
+void Oracle::checkSourcePartLook(std::uint32_t index, const aiMaterial &m) {
+    const Instance &inst = mDoc.instances[index];
+    std::string blob;
+    if (const Property *p = Prop(mDoc, inst, {"ChildData2"}))
+        if (const auto *ref = std::get_if<rbx::SharedStringRef>(&p->value.data))
+            if (ref->index < mDoc.sharedStrings.size()) blob = mDoc.sharedStrings[ref->index].content;
+    if (blob.empty())
+        if (const Property *p = Prop(mDoc, inst, {"ChildData"}))
+            if (const auto *s = std::get_if<std::string>(&p->value.data)) blob = *s;
+    std::set<Look> looks;
+    if (!blob.empty()) {
+        const rbx::Document nested = rbx::ReadBinary(reinterpret_cast<const std::uint8_t *>(blob.data()), blob.size());
+        for (const Instance &part : nested.instances)
+            if (nested.className(part) != "NegateOperation") looks.insert(LookOf(nested, part));
+    }
+    int material = -1;
+    aiColor4D c;
+    float opacity = 1, reflectivity = 0;
+    m.Get("$rbx.material", 0, 0, material);
+    m.Get(AI_MATKEY_COLOR_DIFFUSE, c);
+    m.Get(AI_MATKEY_OPACITY, opacity);
+    m.Get(AI_MATKEY_REFLECTIVITY, reflectivity);
+    for (const Look &look : looks) {
+        const float wantOpacity = (1 - look.transparency) * (look.material == kForceField ? 0.5f : 1.0f);
+        if (material == static_cast<int>(look.material) && std::fabs(c.r - look.rgb[0] / 255.0f) <= 1e-6f &&
+            std::fabs(c.g - look.rgb[1] / 255.0f) <= 1e-6f && std::fabs(c.b - look.rgb[2] / 255.0f) <= 1e-6f &&
+            std::fabs(opacity - wantOpacity) <= 1e-6f && std::fabs(reflectivity - look.reflectance) <= 1e-6f)
+            return;
+    }
+    aiString name;
+    m.Get(AI_MATKEY_NAME, name);
+    fail(index, std::string("material '") + name.C_Str() + "' is the look of none of its " +
+                    std::to_string(looks.size()) + " source parts");
 }
 
 // §5.3: a mesh asset's bounds, v∘scale + shift (after centring, for MeshParts).
@@ -536,7 +575,7 @@ void Oracle::checkPart(std::uint32_t index) {
                                 ") is not an image the part names");
             checkLook(index, m, look, false);
         } else if (isUnion && drawn == "union-parts" && !partColour) {
-            // pieces in their source parts' looks: checked by the union tests against the nested parts
+            checkSourcePartLook(index, m); // pieces in the looks of the union's own source parts
         } else {
             checkLook(index, m, look, !(isUnion && drawn == "union-mesh" && !partColour));
         }

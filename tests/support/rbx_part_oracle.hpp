@@ -3,7 +3,8 @@
 // Appearance, shape or sharing code. For each part in scope: the node's world transform is its CFrame; its
 // mesh's local bounds (and, for generated shapes, its volume) are those of its Size, Shape and mesh child
 // (MeshParts and unions scaled by Size / InitialSize); its material's colour, Material, transparency and
-// reflectance are its own (or, for a textured mesh, its texture is the one it names). Decals lie on their
+// reflectance are its own (for a textured mesh: its texture is the one it names; for a union drawn from its
+// source parts in their own looks: the look of one of those parts). Decals lie on their
 // parent's face with their own image. Identical shape parts must still share one mesh.
 #pragma once
 
