@@ -36,7 +36,6 @@ public:
         insert(key, value);
         return value;
     }
-    std::size_t size() const { return mCount; }
 
 private:
     struct Slot {

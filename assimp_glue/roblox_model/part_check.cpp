@@ -109,7 +109,7 @@ std::vector<std::string> CheckRobloxParts(const aiScene &scene) {
     const std::vector<std::string> names = RobloxNodeNames(doc);
     std::unordered_map<std::string, const aiNode *> nodes;
     std::vector<const aiNode *> stack{scene.mRootNode};
-    while (!stack.empty() && nodes.size() <= doc.instances.size() * 2 + 16) {
+    while (!stack.empty()) { // every node, skeleton copies included: names are unique, a name seen twice stops there
         const aiNode *node = stack.back();
         stack.pop_back();
         if (node == nullptr || !nodes.emplace(node->mName.C_Str(), node).second) continue;

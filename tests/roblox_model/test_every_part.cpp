@@ -118,10 +118,18 @@ TEST(RbxEveryPart, AssetPlace) {
 }
 
 TEST(RbxEveryPart, TerrainPlace) {
+    // No parts: the oracle's other rule is what is checked here — only the Terrain node shows meshes, all of them
+    // terrain surfaces.
     const Checked c = ImportAndCheck(fixtures::TerrainPlace(), "rbxl");
     ASSERT_TRUE(c.import);
     EXPECT_EQ(c.report.wrong, 0u) << Describe(c.report);
-    EXPECT_GT(c.import.scene->mNumMeshes, 0u);
+    EXPECT_EQ(c.report.parts, 0u);
+    const aiNode *terrain = c.import.scene->mRootNode->FindNode("Terrain");
+    ASSERT_NE(terrain, nullptr);
+    ASSERT_GT(terrain->mNumMeshes, 0u);
+    EXPECT_EQ(terrain->mNumMeshes, c.import.scene->mNumMeshes);
+    for (unsigned k = 0; k < terrain->mNumMeshes; ++k)
+        EXPECT_EQ(std::string(c.import.scene->mMeshes[terrain->mMeshes[k]]->mName.C_Str()).rfind("Terrain_", 0), 0u);
 }
 
 // The mixed place in every order: each part its own shape, size and look; identical plain parts share one mesh;

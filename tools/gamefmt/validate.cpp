@@ -78,7 +78,7 @@ int RunValidate(const Args &args, std::ostream &out, std::ostream &err) {
         const std::vector<std::string> parts =
             strict && common.ppSteps == 0 ? PartProblems(*loaded.scene) : std::vector<std::string>();
         for (std::size_t k = 0; k < parts.size() && k < 10; ++k) out << file << ": part " << parts[k] << '\n';
-        if (parts.size() > 10) out << file << ": … and " << parts.size() - 10 << " more parts\n";
+        if (parts.size() > 10) out << file << ": ... and " << parts.size() - 10 << " more parts\n";
         if (strict && (!validation.empty() || lossy != 0 || !parts.empty())) {
             err << "gamefmt: '" << file << "' has ";
             const char *sep = "";
