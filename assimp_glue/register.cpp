@@ -70,6 +70,11 @@ const char *Version() {
     return GAMEFMT_VERSION_STRING;
 }
 
+bool IsExpectedValidationWarning(const std::string &logLine) {
+    const std::size_t at = logLine.find("Validation warning");
+    return at != std::string::npos && logLine.find("aiBone::mNumWeights is zero", at) != std::string::npos;
+}
+
 bool IsGamefmtImporter(const Assimp::BaseImporter *loader) {
     if (loader == nullptr) return false;
     const aiImporterDesc *info = loader->GetInfo();

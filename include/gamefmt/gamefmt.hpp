@@ -50,4 +50,10 @@ struct FormatInfo {
 };
 std::vector<FormatInfo> Formats();
 
+// True for an Assimp log line that is a validation warning gamefmt's scenes raise on purpose, losing nothing.
+// One today: Assimp 5.3 and later warn "aiBone::mNumWeights is zero" for a bone that skins no vertex. gamefmt
+// keeps such bones (a Second Life skeleton's joints above the weighted ones, a Roblox rig's root bones) so that
+// the skin keeps its whole joint tree and bind pose; glTF allows joints without weights. Assimp 5.2 says nothing.
+bool IsExpectedValidationWarning(const std::string &logLine);
+
 } // namespace gamefmt

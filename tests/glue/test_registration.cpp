@@ -255,3 +255,12 @@ TEST(Registration, OurFormatErrorReachesImporterErrorString) {
 }
 
 } // namespace
+
+TEST(Registration, OnlyTheZeroWeightBoneWarningIsExpected) {
+    // Assimp 5.4.3's exact line (Debian 13); 5.2.5 never prints it. Anything else the validator says is a problem.
+    EXPECT_TRUE(gamefmt::IsExpectedValidationWarning("Warn,  T0: Validation warning: aiBone::mNumWeights is zero"));
+    EXPECT_FALSE(gamefmt::IsExpectedValidationWarning("Warn,  T0: Validation warning: aiMesh::mBones is non-null"));
+    EXPECT_FALSE(gamefmt::IsExpectedValidationWarning("Warn,  T0: Validation warning: mesh has no faces"));
+    EXPECT_FALSE(gamefmt::IsExpectedValidationWarning("Roblox mesh: aiBone::mNumWeights is zero")); // not Assimp's
+    EXPECT_FALSE(gamefmt::IsExpectedValidationWarning(""));
+}
