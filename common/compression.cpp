@@ -348,6 +348,11 @@ std::vector<std::uint8_t> Deflate(const std::uint8_t *data, std::size_t size, in
         z_stream *s;
         ~End() { deflateEnd(s); }
     } end{&s};
+    // The gzip header's OS byte is zlib's build platform unless set (3 = Unix, 10 = Windows): say Unix everywhere,
+    // so the same input gives the same bytes on every platform (RFC 1952 §2.3.1).
+    gz_header header{};
+    header.os = 3;
+    if (gzip && deflateSetHeader(&s, &header) != Z_OK) throw FormatError(format, "zlib deflateSetHeader failed");
 
     std::vector<std::uint8_t> out(static_cast<std::size_t>(deflateBound(&s, static_cast<uLong>(size))));
     std::size_t inFed = 0;

@@ -2,6 +2,7 @@
 #include "assimp_glue/common/io_util.hpp"
 
 #include "common/error.hpp"
+#include "common/utf8_path.hpp"
 
 #include <assimp/IOStream.hpp>
 #include <assimp/IOSystem.hpp>
@@ -62,7 +63,7 @@ bool FolderExists(Assimp::IOSystem *io, const std::string &path) noexcept {
     } catch (...) {
     }
     std::error_code ec;
-    return std::filesystem::is_directory(path, ec);
+    return std::filesystem::is_directory(PathFromUtf8(path), ec);
 }
 
 bool TryReadFile(Assimp::IOSystem *io, const std::string &path, std::uint64_t maxBytes,

@@ -5,6 +5,7 @@
 #include "assimp_glue/common/io_util.hpp"
 #include "common/ascii.hpp"
 #include "common/error.hpp"
+#include "common/utf8_path.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/sl_mesh/asset.hpp"
 #include "importers/sl_mesh/detect.hpp"
@@ -44,7 +45,7 @@ std::uint32_t LodBit(int level) {
 std::string RootName(const std::string &file) {
     std::string stem;
     try {
-        stem = std::filesystem::path(file).stem().string();
+        stem = PathToUtf8(PathFromUtf8(file).stem());
     } catch (...) {
         stem.clear();
     }

@@ -1,6 +1,6 @@
 // Convex hulls with reentrant qhull (docs/formats/sl-mesh.md §6, §12): "qhull Qt" (triangulated output, never
 // joggled), each triangle oriented outward against its facet normal. One qhT per call, so calls may run
-// on several threads at once; qhull's messages go to /dev/null, never to stderr.
+// on several threads at once; qhull's messages go to the null device, never to stderr.
 #include "importers/sl_mesh/hull.hpp"
 
 extern "C" {
@@ -24,7 +24,11 @@ struct FileCloser {
 
 // A sink for qhull's error and trace output; qhull needs a real FILE (a null one makes it print to stderr).
 std::unique_ptr<std::FILE, FileCloser> OpenSink() {
+#ifdef _WIN32
+    std::FILE *f = std::fopen("NUL", "w");
+#else
     std::FILE *f = std::fopen("/dev/null", "w");
+#endif
     if (f == nullptr) f = std::tmpfile();
     return std::unique_ptr<std::FILE, FileCloser>(f);
 }

@@ -28,6 +28,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -366,10 +367,17 @@ TEST(Hostile, ExportRefusesToOverwriteItsInput) {
     EXPECT_EQ(same.code, cli::kExitUsage) << same.err;
     EXPECT_TRUE(Contains(same.err, "is the input file")) << same.err;
 
-    // The same file by another spelling and through a symbolic link.
+    // The same file by another spelling and through a link: a symbolic link, or on Windows (where making one
+    // needs a privilege, and Wine has none) a hard link.
     const CliRun dotted = Cli({"export", (dir / "a.mesh").string(), (dir / "." / "a.mesh").string()});
     EXPECT_EQ(dotted.code, cli::kExitUsage) << dotted.err;
+#ifdef _WIN32
+    fs::create_hard_link(dir / "a.mesh", dir / "link.mesh");
+    const CliRun upper = Cli({"export", (dir / "a.mesh").string(), (dir / "A.MESH").string()});
+    EXPECT_EQ(upper.code, cli::kExitUsage) << upper.err; // case-insensitive names: the same file
+#else
     fs::create_symlink(dir / "a.mesh", dir / "link.mesh");
+#endif
     const CliRun linked = Cli({"export", (dir / "a.mesh").string(), (dir / "link.mesh").string()});
     EXPECT_EQ(linked.code, cli::kExitUsage) << linked.err;
     EXPECT_EQ(test::ReadBytes(dir / "a.mesh"), before);
@@ -490,7 +498,15 @@ TEST(Hostile, OtherMeshlessExportsSkipTheCopyWhereItChangesNothing) {
         EXPECT_EQ(error, "") << id;
         const aiExportDataBlob *blob = exporter->ExportToBlob(imported.scene, id.c_str());
         ASSERT_NE(blob, nullptr) << id << ": " << exporter->GetErrorString();
+#ifdef _WIN32
+        // Assimp opens its text exporters' files in text mode ("wt"): on Windows every '\n' is written "\r\n".
+        std::vector<std::uint8_t> written = test::ReadBytes(out);
+        if (id != "3ds") // the text formats
+            written.erase(std::remove(written.begin(), written.end(), std::uint8_t{'\r'}), written.end());
+        EXPECT_EQ(written, BlobBytes(blob)) << id;
+#else
         EXPECT_EQ(test::ReadBytes(out), BlobBytes(blob)) << id;
+#endif
     }
     for (const std::string id : {"x", "ply", "stl"}) {
         std::string error;

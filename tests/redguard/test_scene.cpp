@@ -2,6 +2,7 @@
 // bank and palette, placeholders without them, solid colours, concave and large polygons through Triangulate, frame
 // animation and its options, ROB segments of every type, v2.7, scale, glb2 export and metadata — all through a
 // registered, validating Importer, on synthetic fixtures only.
+#include "common/ascii.hpp"
 #include "common/base64.hpp"
 #include "common/compression.hpp"
 #include "fixtures/redguard_fixtures.hpp"
@@ -708,7 +709,8 @@ TEST(RgScene, RobWithEverySegmentType) {
     const aiNode *ext = Child(scene->mRootNode, "EXT");
     ASSERT_GE(ext->mNumMeshes, 1u);
     EXPECT_EQ(MetaInt(ext->mMetaData, "rg.segment_type"), 512);
-    EXPECT_NE(MetaString(ext->mMetaData, "rg.external").find("ext.3dc"), std::string::npos);
+    // The lookup tries EXT.3DC before ext.3dc: a case-insensitive file system (Windows) finds the first spelling.
+    EXPECT_NE(gamefmt::AsciiLower(MetaString(ext->mMetaData, "rg.external")).find("ext.3dc"), std::string::npos);
     EXPECT_EQ(scene->mMeshes[ext->mMeshes[0]]->mNumAnimMeshes, 4u);
 
     const aiNode *gone = Child(scene->mRootNode, "GONE");

@@ -147,9 +147,10 @@ Bytes ColumnBytes(const std::string &prop, const std::vector<Value> &values, std
 }
 
 Bytes Str(const std::string &s) {
-    Bytes b = {static_cast<std::uint8_t>(s.size()), static_cast<std::uint8_t>(s.size() >> 8),
-               static_cast<std::uint8_t>(s.size() >> 16), static_cast<std::uint8_t>(s.size() >> 24)};
-    b.insert(b.end(), s.begin(), s.end());
+    // Sized once: GCC 12's -Warray-bounds misreads an insert after a 4-byte initializer list at -O3 (MinGW).
+    Bytes b(4 + s.size());
+    for (std::size_t i = 0; i < 4; ++i) b[i] = static_cast<std::uint8_t>(s.size() >> (8 * i));
+    std::copy(s.begin(), s.end(), b.begin() + 4);
     return b;
 }
 Bytes LE32(std::uint32_t v) {

@@ -4,6 +4,7 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
+#include "common/utf8_path.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/version.h>
@@ -230,7 +231,7 @@ int RunPreloadPath(const Args &args, std::ostream &out, std::ostream &err) {
     }
     for (const char *path : {GAMEFMT_PRELOAD_INSTALLED, GAMEFMT_PRELOAD_BUILT}) {
         std::error_code ec;
-        if (path[0] != '\0' && std::filesystem::is_regular_file(path, ec)) {
+        if (path[0] != '\0' && std::filesystem::is_regular_file(PathFromUtf8(path), ec)) {
             out << path << '\n';
             return kExitOk;
         }

@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
+#include "common/utf8_path.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/Exporter.hpp>
@@ -132,22 +133,22 @@ bool PlanJobs(const std::vector<std::string> &inputs, const std::string &outDir,
               std::vector<Job> &jobs, std::ostream &err) {
     std::map<fs::path, std::size_t> claimed;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
-        const fs::path in(inputs[i]);
+        const fs::path in = PathFromUtf8(inputs[i]);
         fs::path name = in.filename();
         name.replace_extension(extension);
-        const fs::path out = outDir.empty() ? in.parent_path() / name : fs::path(outDir) / name;
+        const fs::path out = outDir.empty() ? in.parent_path() / name : PathFromUtf8(outDir) / name;
         const fs::path key = fs::absolute(out).lexically_normal();
-        if (IsSameFile(inputs[i], out.string())) {
+        if (IsSameFile(inputs[i], PathToUtf8(out))) {
             err << "gamefmt convert: converting '" << inputs[i] << "' would overwrite it; use -o DIR\n";
             return false;
         }
         const auto [it, fresh] = claimed.emplace(key, i);
         if (!fresh) {
             err << "gamefmt convert: '" << inputs[it->second] << "' and '" << inputs[i] << "' would both write '"
-                << out.string() << "'\n";
+                << PathToUtf8(out) << "'\n";
             return false;
         }
-        jobs.push_back({inputs[i], out.string()});
+        jobs.push_back({inputs[i], PathToUtf8(out)});
     }
     return true;
 }
@@ -239,7 +240,7 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
     if (!PlanJobs(inputs, outDir, settings.format->extension, jobs, err)) return kExitUsage;
     if (!outDir.empty()) {
         std::error_code ec;
-        fs::create_directories(outDir, ec);
+        fs::create_directories(PathFromUtf8(outDir), ec);
         if (ec) {
             err << "gamefmt: cannot create output directory '" << outDir << "': " << ec.message() << '\n';
             return kExitBadInput;

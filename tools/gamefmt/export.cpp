@@ -5,6 +5,7 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
+#include "common/utf8_path.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/Exporter.hpp>
@@ -36,7 +37,7 @@ bool ResolveOutput(const std::vector<std::string> &files, const std::string &for
         outPath = files[1];
     } else if (format != nullptr) {
         // As upstream: without OUT, write IN's name with the format's extension beside it.
-        outPath = std::filesystem::path(in).replace_extension(format->extension).string();
+        outPath = PathToUtf8(PathFromUtf8(in).replace_extension(format->extension));
         if (outPath == in) {
             err << "gamefmt export: writing '" << outPath << "' would overwrite the input; give OUT\n";
             return false;
@@ -50,7 +51,7 @@ bool ResolveOutput(const std::vector<std::string> &files, const std::string &for
         return false;
     }
     if (format == nullptr) {
-        const std::string extension = std::filesystem::path(outPath).extension().string();
+        const std::string extension = PathToUtf8(PathFromUtf8(outPath).extension());
         format = FindFormatForExtension(formats, extension);
         if (format == nullptr) {
             err << "gamefmt export: "
@@ -123,7 +124,7 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     }
     log.reportWarnings(outPath); // the exporter's
     std::error_code ec;
-    const auto size = std::filesystem::file_size(outPath, ec);
+    const auto size = std::filesystem::file_size(PathFromUtf8(outPath), ec);
     out << "Wrote " << outPath << " (" << format->id;
     if (!ec) out << ", " << size << " bytes";
     out << ")\n";

@@ -7,6 +7,7 @@
 #include "png_writer.hpp"
 #include "verbs.hpp"
 
+#include "common/utf8_path.hpp"
 #include "gamefmt/gamefmt.hpp"
 
 #include <assimp/Importer.hpp>
@@ -34,7 +35,7 @@ std::string ExtensionFromHint(const aiTexture &texture) {
 }
 
 bool WriteFile(const std::string &path, const std::uint8_t *data, std::size_t size, std::string &error) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    std::ofstream file(PathFromUtf8(path), std::ios::binary | std::ios::trunc);
     if (file) file.write(reinterpret_cast<const char *>(data), static_cast<std::streamsize>(size));
     if (file) file.close();
     if (!file) {
@@ -120,14 +121,14 @@ int RunExtract(const Args &args, std::ostream &out, std::ostream &err) {
     }
 
     // As upstream: OUT (or IN) without its extension is the base name.
-    std::filesystem::path base(files.size() == 2 ? files[1] : in);
+    std::filesystem::path base = PathFromUtf8(files.size() == 2 ? files[1] : in);
     base.replace_extension();
     const unsigned first = only >= 0 ? static_cast<unsigned>(only) : 0;
     const unsigned last = only >= 0 ? first + 1 : scene.mNumTextures;
     const bool suffix = !(noSuffix && last - first == 1);
     int status = kExitOk;
     for (unsigned i = first; i < last; ++i) {
-        std::string path = base.string() + (suffix ? "_img" + std::to_string(i) : "");
+        std::string path = PathToUtf8(base) + (suffix ? "_img" + std::to_string(i) : "");
         std::string error;
         std::size_t written = 0;
         const bool ok = WriteTexture(scene.mTextures[i], path, written, error);

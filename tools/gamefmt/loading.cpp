@@ -1,6 +1,7 @@
 // Importing one file for a verb, and the shared one-line error format.
 #include "loading.hpp"
 
+#include "common/utf8_path.hpp"
 #include "gamefmt/metadata.hpp"
 
 #include <assimp/Importer.hpp>
@@ -39,10 +40,11 @@ LoadResult LoadScene(Assimp::Importer &importer, const std::string &path, unsign
 
 bool IsSameFile(const std::string &a, const std::string &b) {
     std::error_code ec;
-    if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
-    const std::filesystem::path ra = std::filesystem::weakly_canonical(a, ec);
+    const std::filesystem::path pa = PathFromUtf8(a), pb = PathFromUtf8(b);
+    if (std::filesystem::equivalent(pa, pb, ec) && !ec) return true;
+    const std::filesystem::path ra = std::filesystem::weakly_canonical(pa, ec);
     if (ec) return false;
-    const std::filesystem::path rb = std::filesystem::weakly_canonical(b, ec);
+    const std::filesystem::path rb = std::filesystem::weakly_canonical(pb, ec);
     return !ec && ra == rb;
 }
 

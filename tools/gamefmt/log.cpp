@@ -3,6 +3,9 @@
 
 #include "options.hpp"
 
+#include "common/utf8_path.hpp"
+#include "gamefmt/gamefmt.hpp"
+
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/LogStream.hpp>
 #include <assimp/Logger.hpp>
@@ -151,7 +154,7 @@ bool IsDataLossWarning(const std::string &line) {
     static const char *const kOurs[] = {"Roblox mesh", "Roblox model", "Second Life mesh", "Redguard"};
     for (const char *prefix : kOurs)
         if (line.rfind(prefix, 0) == 0) return true;
-    return line.find("Validation warning") != std::string::npos;
+    return line.find("Validation warning") != std::string::npos && !IsExpectedValidationWarning(line);
 }
 
 void PrintWarnings(std::ostream &err, const std::string &file, const std::vector<std::string> &warnings) {
@@ -176,7 +179,7 @@ LogSession::LogSession(const CommonOptions &options, std::ostream &err) : mErr(e
     }
     if (options.showLog || options.verbose) attach(new OstreamLogStream(err), kAllSeverities);
     if (!options.logFile.empty()) {
-        mLogFile = std::make_unique<std::ofstream>(options.logFile);
+        mLogFile = std::make_unique<std::ofstream>(PathFromUtf8(options.logFile));
         if (!*mLogFile) {
             mError = "cannot open log file '" + options.logFile + "'";
             return;
