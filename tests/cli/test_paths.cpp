@@ -24,10 +24,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // UTF-8 (the sources are UTF-8, and so is the compilers' execution character set).
-const char *const kFolder = "dir with spaces \xC3\xBCn\xC3\xAF";                     // "dir with spaces ünï"
-const char *const kNames[] = {"\xC4\x89ube \xC3\xBC.obj",                            // "ĉube ü.obj"
+const char *const kFolder = "dir with spaces \xC3\xBCn\xC3\xAF";                      // "dir with spaces ünï"
+const char *const kNames[] = {"\xC4\x89ube \xC3\xBC.obj",                             // "ĉube ü.obj"
                               "\xD0\xBC\xD0\xBE\xD0\xB4\xD0\xB5\xD0\xBB\xD1\x8C.obj", // "модель.obj"
-                              "\xE6\xA8\xA1\xE5\x9E\x8B 1.obj"};                     // "模型 1.obj"
+                              "\xE6\xA8\xA1\xE5\x9E\x8B 1.obj"};                      // "模型 1.obj"
 
 fs::path UnicodeDir(const std::string &name) {
     const fs::path dir = ScratchDir(name) / PathFromUtf8(kFolder);

@@ -126,6 +126,8 @@ void LogCollector::add(const char *message) {
     std::string line = StripLogPrefix(message);
     // Registering gamefmt ahead of Ogre (.mesh) and Unreal (.3d) is deliberate (gamefmt.hpp), not news.
     if (line.rfind("The file extension ", 0) == 0 && line.find(" is already in use") != std::string::npos) return;
+    // Assimp 5.3+ on the bones gamefmt keeps on purpose: not a warning for the user (gamefmt.hpp).
+    if (IsExpectedValidationWarning(line)) return;
     std::lock_guard<std::mutex> lock(mMutex);
     mLines.emplace_back(std::this_thread::get_id(), std::move(line));
 }
