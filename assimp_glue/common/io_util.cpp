@@ -57,13 +57,20 @@ std::vector<std::uint8_t> ReadAll(Assimp::IOSystem *io, const std::string &path,
     return bytes;
 }
 
-bool FolderExists(Assimp::IOSystem *io, const std::string &path) noexcept {
+bool FileExists(Assimp::IOSystem *io, const std::string &path) noexcept {
     try {
-        if (io != nullptr && io->Exists(path.c_str())) return true;
+        // Assimp 5.3 and 5.4 decide DefaultIOSystem::Exists from stat()'s buffer even when stat() failed, so a
+        // missing file "exists" at random: only a file that also opens is there.
+        return io != nullptr && io->Exists(path.c_str()) && OpenForRead(io, path) != nullptr;
     } catch (...) {
+        return false;
     }
+}
+
+bool FolderExists(Assimp::IOSystem *io, const std::string &path) noexcept {
     std::error_code ec;
-    return std::filesystem::is_directory(PathFromUtf8(path), ec);
+    if (std::filesystem::is_directory(PathFromUtf8(path), ec)) return true;
+    return FileExists(io, path); // a folder only the IOSystem knows (an archive, a virtual file system)
 }
 
 bool TryReadFile(Assimp::IOSystem *io, const std::string &path, std::uint64_t maxBytes,

@@ -29,8 +29,12 @@ StreamPtr OpenForRead(Assimp::IOSystem *io, const std::string &path) noexcept;
 // Never throws: this is what CanRead uses.
 std::vector<std::uint8_t> ReadHead(Assimp::IOSystem *io, const std::string &path, std::size_t maxBytes) noexcept;
 
-// True when `path` names a folder (or anything) the IOSystem or the file system knows: for asset-folder
-// options, which must exist when they are given. Never throws.
+// True when the IOSystem has `path` and it opens: use this, never IOSystem::Exists alone (Assimp 5.3-5.4's
+// DefaultIOSystem::Exists can say yes for a missing file). Never throws.
+bool FileExists(Assimp::IOSystem *io, const std::string &path) noexcept;
+
+// True when `path` is a folder on disk, or something the IOSystem has and opens: for asset-folder options, which
+// must exist when they are given. Never throws.
 bool FolderExists(Assimp::IOSystem *io, const std::string &path) noexcept;
 
 // The largest file any importer reads whole (importers cap further by their own format limits).

@@ -650,7 +650,7 @@ std::array<std::uint8_t, 768> LoadPalette(const std::string &value, Assimp::IOSy
         if (!folder.empty()) candidates.push_back(folder + stem);
     }
     for (const std::string &candidate : candidates) {
-        if (!io->Exists(candidate.c_str())) continue;
+        if (!FileExists(io, candidate)) continue;
         const std::vector<std::uint8_t> bytes = ReadAll(io, candidate, redguard::kFormatName, 1 << 20);
         return redguard::ReadPalette(bytes.data(), bytes.size(), &warnings).rgb;
     }

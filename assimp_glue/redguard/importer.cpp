@@ -101,13 +101,7 @@ public:
     }
     std::optional<std::string> find(const std::string &name) const { return find(name, mDirs); }
 
-    bool exists(const std::string &path) const {
-        try {
-            return mIo != nullptr && mIo->Exists(path.c_str());
-        } catch (...) {
-            return false;
-        }
-    }
+    bool exists(const std::string &path) const { return FileExists(mIo, path); }
 
     std::vector<std::uint8_t> read(const std::string &path) const { return ReadAll(mIo, path, redguard::kFormatName); }
 

@@ -155,7 +155,7 @@ RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string
     return [io, folders = std::move(folders)](const std::string &uri, RbxAssetKind kind) -> std::optional<RbxAsset> {
         const RbxContentKey key = ParseContentUri(uri);
         for (const std::string &path : CandidatePaths(folders, key, kind)) {
-            if (!io->Exists(path.c_str())) continue;
+            if (!FileExists(io, path)) continue;
             try {
                 std::vector<std::uint8_t> bytes;
                 std::uint64_t size = 0;

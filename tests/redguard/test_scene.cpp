@@ -988,9 +988,11 @@ class MapIOSystem : public Assimp::IOSystem {
 public:
     std::map<std::string, Bytes> files;
     std::vector<std::string> *asked = nullptr;
+    bool existsLies =
+        false; // Exists says yes to everything, as Assimp 5.3-5.4's DefaultIOSystem may for a missing file
     bool Exists(const char *file) const override {
         if (asked) asked->push_back(file);
-        return files.count(file) != 0;
+        return existsLies || files.count(file) != 0;
     }
     char getOsSeparator() const override { return '/'; }
     Assimp::IOStream *Open(const char *file, const char * = "rb") override {
@@ -1020,6 +1022,34 @@ TEST(RgScene, SideFilesComeThroughTheIOSystem) {
     EXPECT_EQ(MaterialInt(scene->mMaterials[0], "$rg.tex_w"), 64);
     EXPECT_NE(std::find(asked.begin(), asked.end(), "/virtual/fxart/TEXBSI.376"), asked.end());
     EXPECT_NE(std::find(asked.begin(), asked.end(), "/virtual/models/tri.col"), asked.end());
+}
+
+TEST(RgScene, SideFilesAreFoundWhenTheIOSystemsExistsLies) {
+    // Assimp 5.4.3's DefaultIOSystem::Exists reads stat()'s buffer after a failed stat(): missing files "exist" at
+    // random. The upper-case TEXBSI.376 is tried first and does not open: the lower-case one must still be used,
+    // and a named palette that is not there must still be "not found".
+    auto *io = new MapIOSystem();
+    io->existsLies = true;
+    rg::GenImage image;
+    image.name = "D76019";
+    image.width = 32;
+    image.height = 16;
+    io->files["/virtual/models/tri.3d"] = rg::Triangle198V40();
+    io->files["/virtual/fxart/texbsi.376"] = rg::GenerateTexBsi({image});
+    io->files["/virtual/fxart/island.col"] = rg::GeneratePalette();
+    auto importer = gamefmt::MakeImporter();
+    importer->SetIOHandler(io);
+    importer->SetPropertyString(GAMEFMT_RG_PALETTE, "island");
+    const aiScene *scene = importer->ReadFile("/virtual/models/tri.3d", aiProcess_ValidateDataStructure);
+    ASSERT_NE(scene, nullptr) << importer->GetErrorString();
+    EXPECT_EQ(scene->mNumTextures, 1u);
+    EXPECT_EQ(MaterialInt(scene->mMaterials[0], "$rg.tex_w"), 32);
+    EXPECT_EQ(MaterialInt(scene->mMaterials[0], "$rg.tex_h"), 16);
+
+    importer->SetPropertyString(GAMEFMT_RG_PALETTE, "/virtual/fxart/missing.col");
+    EXPECT_EQ(importer->ReadFile("/virtual/models/tri.3d", 0), nullptr);
+    EXPECT_NE(std::string(importer->GetErrorString()).find("not found"), std::string::npos)
+        << importer->GetErrorString();
 }
 
 TEST(RgScene, AnimatedImagesUseTheirOwnColourMapUnlessAPaletteIsConfigured) {

@@ -8,6 +8,7 @@
 #include "options.hpp"
 #include "verbs.hpp"
 
+#include "assimp_glue/common/io_util.hpp"
 #include "assimp_glue/roblox_model/assets.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/roblox_model.hpp"
@@ -132,7 +133,7 @@ void Resolve(std::vector<Asset> &assets, const std::vector<std::string> &folders
         }
         a.status = "missing";
         for (const std::string &path : glue::CandidatePaths(folders, key, glue::RbxAssetKind::Image)) {
-            if (io.Exists(path.c_str())) {
+            if (glue::FileExists(&io, path)) {
                 a.status = "found";
                 a.path = path;
                 break;

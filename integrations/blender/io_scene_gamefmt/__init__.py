@@ -27,16 +27,44 @@ IMPORT_EXTENSIONS = "*.mesh;*.rbxm;*.rbxl;*.rbxmx;*.rbxlx;*.llmesh;*.slm;*.3d;*.
 class GamefmtPreferences(bpy.types.AddonPreferences):
     bl_idname = __package__ or __name__
     executable: StringProperty(name="gamefmt command", default="gamefmt", subtype="FILE_PATH",
-                               description="The gamefmt program (a name on PATH or a full path)")
+                               description="The gamefmt program (a name on PATH or a full path); 'gamefmt' uses "
+                                           "the one inside the add-on when it has one for this system")
 
     def draw(self, context):
         self.layout.prop(self, "executable")
+        bundled = _bundled_executable()
+        self.layout.label(text="Bundled: " + (bundled if bundled else "none for this system"))
+
+
+def _bundled_executable():
+    """The gamefmt program the add-on zip carries for this system (bin/<system>/), or None."""
+    import platform
+    import sys
+    machine = platform.machine().lower()
+    if machine not in ("x86_64", "amd64"):
+        return None
+    if sys.platform.startswith("win"):
+        exe = os.path.join(os.path.dirname(__file__), "bin", "windows-x86_64", "gamefmt.exe")
+    elif sys.platform.startswith("linux"):
+        exe = os.path.join(os.path.dirname(__file__), "bin", "linux-x86_64", "gamefmt")
+    else:
+        return None
+    return exe if os.path.isfile(exe) else None
 
 
 def _executable(context):
+    """GAMEFMT_EXECUTABLE, else the preference when it was changed, else the bundled program, else PATH's."""
     prefs = context.preferences.addons.get(__package__ or __name__)
     exe = prefs.preferences.executable if prefs is not None else "gamefmt"
-    return os.environ.get("GAMEFMT_EXECUTABLE") or exe
+    if os.environ.get("GAMEFMT_EXECUTABLE"):
+        return os.environ["GAMEFMT_EXECUTABLE"]
+    if exe in ("", "gamefmt"):
+        bundled = _bundled_executable()
+        if bundled:
+            if not os.access(bundled, os.X_OK):  # zip extraction may drop the execute bit
+                os.chmod(bundled, 0o755)
+            return bundled
+    return exe or "gamefmt"
 
 
 def _run(operator, context, args):
@@ -46,7 +74,8 @@ def _run(operator, context, args):
         operator.report({"ERROR"}, "gamefmt not found ('%s'): install it or set the path in the add-on's "
                                    "preferences" % exe)
         return False
-    result = subprocess.run([exe] + args, capture_output=True, text=True)
+    # gamefmt writes UTF-8 everywhere (Windows' console code page would garble file names).
+    result = subprocess.run([exe] + args, capture_output=True, encoding="utf-8", errors="replace")
     if result.returncode != 0:
         message = (result.stderr or result.stdout).strip().splitlines()
         operator.report({"ERROR"}, "gamefmt failed: " + (message[0] if message else "exit %d" % result.returncode))
