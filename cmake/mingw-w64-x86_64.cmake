@@ -35,10 +35,11 @@ endif()
 # zlib: the static libz.a of libz-mingw-w64-dev, not its DLL.
 set(ZLIB_USE_STATIC_LIBS ON)
 
-# 8 MB of stack for the main thread and (winpthreads passes 0, "the program's default") every worker thread, as
-# Linux gives: Windows' default is 1 MB, and Assimp frees a node tree by recursion (aiNode::~aiNode), which a
-# 100,000-deep chain within gamefmt's depth cap overflows there.
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -Wl,--stack,8388608")
+# 64 MB of stack reserved (address space; pages are committed as used) for the main thread and, as winpthreads
+# passes 0 ("the program's default"), every worker thread. Windows' default is 1 MB, and Assimp frees a node tree
+# by recursion (aiNode::~aiNode): a 100,000-deep chain (gamefmt's depth cap raised) needs more than Linux's 8 MB
+# there, as Windows' frames are larger.
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-static -Wl,--stack,67108864")
 set(CMAKE_SHARED_LINKER_FLAGS_INIT "-static")
 
 # ctest and CMake run the Windows programs through Wine (scripts/wine-run).

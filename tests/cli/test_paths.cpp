@@ -148,6 +148,33 @@ TEST(Paths, XmlModelsReadTheSameWithCrlfLineEnds) {
     EXPECT_EQ(AllVertices(*b.scene), AllVertices(*a.scene));
 }
 
+TEST(Paths, AssetFolderListsUseSemicolonsEvenWithDriveLetters) {
+    // GAMEFMT_RBX_ASSET_DIR / --asset-dir lists folders with ';' on every platform, so "C:\\a;D:\\b" works on
+    // Windows (a ':' separator would split drive letters). An empty folder first, the real one second, both with
+    // spaces and non-ASCII letters: the place's mesh assets come from the second.
+    const fs::path dir = UnicodeDir("paths_assets");
+    const fs::path empty = dir / "empty one", assets = dir / PathFromUtf8("\xC3\xA0ssets");
+    fs::create_directories(empty);
+    fs::copy(TestDataDir() / "rbx-assets", assets, fs::copy_options::recursive);
+    std::string list = PathToUtf8(empty) + ";" + PathToUtf8(assets);
+#ifdef _WIN32
+    std::replace(list.begin(), list.end(), '/', '\\');
+#endif
+    const std::string place = PathToUtf8(TestDataDir() / "asset-place.rbxl");
+    // The place names 6 mesh assets; testdata/rbx-assets holds 3 of them as files of their own (the other MeshParts
+    // stay placeholders by design: one missing, the rest resolved in other ways).
+    const CliResult with = Cli({"info", place, "--asset-dir", list, "-v"});
+    ASSERT_EQ(with.code, 0) << with.err;
+    EXPECT_NE(with.err.find("3 mesh asset(s) loaded from the asset folders"), std::string::npos) << with.err;
+    EXPECT_NE(with.err.find(" 1 MeshPart(s), FileMesh(es) or union(s) drawn as placeholder"), std::string::npos)
+        << with.err;
+    const CliResult without = Cli({"info", place, "--asset-dir", PathToUtf8(empty), "-v"});
+    ASSERT_EQ(without.code, 0) << without.err;
+    EXPECT_EQ(without.err.find("loaded from the asset folders"), std::string::npos) << without.err;
+    EXPECT_NE(without.err.find(" 6 MeshPart(s), FileMesh(es) or union(s) drawn as placeholder"), std::string::npos)
+        << without.err;
+}
+
 #ifdef _WIN32
 TEST(Paths, WindowsDriveLettersAndBackslashes) {
     // Under Wine the test folders are Z:/... (tests/CMakeLists.txt); spelled with backslashes only, as Windows
