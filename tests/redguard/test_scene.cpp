@@ -1003,16 +1003,21 @@ public:
     void Close(Assimp::IOStream *stream) override { delete stream; }
 };
 
+// A TEXBSI bank holding the one image (D76019) the triangle model uses.
+Bytes OneImageBank(int width, int height) {
+    rg::GenImage image;
+    image.name = "D76019";
+    image.width = width;
+    image.height = height;
+    return rg::GenerateTexBsi({image});
+}
+
 TEST(RgScene, SideFilesComeThroughTheIOSystem) {
     std::vector<std::string> asked;
     auto *io = new MapIOSystem();
     io->asked = &asked;
-    rg::GenImage image;
-    image.name = "D76019";
-    image.width = 64;
-    image.height = 64;
     io->files["/virtual/models/tri.3d"] = rg::Triangle198V40();
-    io->files["/virtual/fxart/TEXBSI.376"] = rg::GenerateTexBsi({image});
+    io->files["/virtual/fxart/TEXBSI.376"] = OneImageBank(64, 64);
     io->files["/virtual/models/tri.col"] = rg::GeneratePalette(); // <stem>.COL, lower case
     auto importer = gamefmt::MakeImporter();
     importer->SetIOHandler(io);
@@ -1030,12 +1035,8 @@ TEST(RgScene, SideFilesAreFoundWhenTheIOSystemsExistsLies) {
     // and a named palette that is not there must still be "not found".
     auto *io = new MapIOSystem();
     io->existsLies = true;
-    rg::GenImage image;
-    image.name = "D76019";
-    image.width = 32;
-    image.height = 16;
     io->files["/virtual/models/tri.3d"] = rg::Triangle198V40();
-    io->files["/virtual/fxart/texbsi.376"] = rg::GenerateTexBsi({image});
+    io->files["/virtual/fxart/texbsi.376"] = OneImageBank(32, 16);
     io->files["/virtual/fxart/island.col"] = rg::GeneratePalette();
     auto importer = gamefmt::MakeImporter();
     importer->SetIOHandler(io);
