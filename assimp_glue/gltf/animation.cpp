@@ -2,6 +2,8 @@
 // layout and held as blobs.
 #include "assimp_glue/gltf/layout.hpp"
 
+#include "assimp_glue/gltf/extras.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -331,6 +333,7 @@ void Writer::layoutAnimations() {
             anim->mTicksPerSecond > 0 && std::isfinite(anim->mTicksPerSecond) ? anim->mTicksPerSecond : 25.0;
         OutAnimation out;
         out.name = Str(anim->mName);
+        if (mScene.mMetaData != nullptr) out.extras = AnimationExtrasJson(*mScene.mMetaData, a);
         std::map<std::pair<std::size_t, std::string>, bool> used;
         addNodeChannels(*anim, tps, out, used);
         addMorphChannels(*anim, tps, out, used);

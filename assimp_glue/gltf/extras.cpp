@@ -52,13 +52,30 @@ bool ParseNumber(std::string_view token, double &out) {
 
 std::string EntryJson(const MetadataValue &v, int depth);
 
-std::string ObjectJson(const aiMetadata &md, int depth) {
+// "anim.<digits>.": per-animation entries of the scene (AnimationExtrasJson), not the scene's own.
+bool IsAnimationKey(std::string_view key) {
+    if (key.rfind("anim.", 0) != 0) return false;
+    std::size_t i = 5;
+    while (i < key.size() && key[i] >= '0' && key[i] <= '9') ++i;
+    return i > 5 && i < key.size() && key[i] == '.';
+}
+
+// Entries whose value is JSON text already (a list made by the importer).
+bool IsJsonTextKey(std::string_view key) {
+    return key == "rbx.markers" || key == "rbx.unboundTracks";
+}
+
+// `prefix` empty: every entry but the per-animation ones; else only the entries under `prefix`, without it.
+std::string ObjectJson(const aiMetadata &md, int depth, std::string_view prefix = {}) {
     std::string out;
     std::set<std::string> seen;
     ForEachMetadata(md, [&](const MetadataValue &v) {
-        const std::string key(v.key);
+        std::string key(v.key);
+        if (prefix.empty() ? (depth == 0 && IsAnimationKey(key)) : key.rfind(prefix, 0) != 0) return;
+        key.erase(0, prefix.size());
         if (IsBlobMetadataKey(key) || !seen.insert(key).second) return;
-        std::string value = EntryJson(v, depth);
+        std::string value =
+            !prefix.empty() && v.isText && IsJsonTextKey(key) ? std::string(v.text) : EntryJson(v, depth);
         if (value.empty()) return;
         out += out.empty() ? "{" : ",";
         out += JsonQuote(key) + ":" + value;
@@ -148,6 +165,10 @@ std::string RobloxPropertyJson(const std::string &stored) {
 
 std::string MetadataExtrasJson(const aiMetadata &md) {
     return ObjectJson(md, 0);
+}
+
+std::string AnimationExtrasJson(const aiMetadata &sceneMetadata, unsigned animation) {
+    return ObjectJson(sceneMetadata, 0, "anim." + std::to_string(animation) + ".");
 }
 
 } // namespace gamefmt::glue

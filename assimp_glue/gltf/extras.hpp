@@ -12,7 +12,13 @@ namespace gamefmt::glue {
 // The JSON object of `md` ("{...}"), or "" when it has no entry worth writing. Keys appear once (the first
 // entry of a key wins), in the metadata's order; non-finite numbers become null; nested metadata (other
 // importers') becomes nested objects, at most 16 levels deep.
+// Scene entries "anim.<a>.<key>" (docs/metadata.md) belong to aiAnimation a: left out of this, written by
+// AnimationExtrasJson.
 std::string MetadataExtrasJson(const aiMetadata &md);
+
+// The extras of aiAnimation `animation`: the scene's "anim.<animation>.<key>" entries as {"<key>": value}; the
+// importer's JSON lists (rbx.markers, rbx.unboundTracks) as JSON. "" when there are none.
+std::string AnimationExtrasJson(const aiMetadata &sceneMetadata, unsigned animation);
 
 // A Roblox property as `rbx.props.<name>` stores it ("<Type>:<text>") turned into JSON: Bool → true/false;
 // numbers, enums and BrickColor → a number; vectors, colours, CFrames, UDims, ranges and rects → an array of

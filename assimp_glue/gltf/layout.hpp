@@ -136,6 +136,7 @@ struct Channel {
 };
 struct OutAnimation {
     std::string name;
+    std::string extras; // JSON object or ""
     std::vector<Sampler> samplers;
     std::vector<Channel> channels;
 };

@@ -292,7 +292,9 @@ std::string Writer::animationsJson() {
             out += (s == 0 ? "{" : ",{") + std::string("\"input\":") + std::to_string(a.samplers[s].input) +
                    ",\"interpolation\":\"" + a.samplers[s].interpolation +
                    "\",\"output\":" + std::to_string(a.samplers[s].output) + "}";
-        out += "]}";
+        out += "]";
+        if (!a.extras.empty()) out += ",\"extras\":" + a.extras;
+        out += "}";
     }
     return out;
 }

@@ -67,6 +67,13 @@ void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
     else
         mGeometry.terrainStride = stride;
     mGeometry.terrainBudget = mMaxDecompressed;
+    mRig.rigs = importer->GetPropertyBool(GAMEFMT_RBX_RIGS, true);
+    mRig.animations = importer->GetPropertyBool(GAMEFMT_RBX_ANIMATIONS, true);
+    const int fps = importer->GetPropertyInteger(GAMEFMT_RBX_ANIMATION_FPS, 60);
+    if (fps < 1 || fps > 1000)
+        mOptionError = "option " GAMEFMT_RBX_ANIMATION_FPS " is " + std::to_string(fps) + "; valid values: 1 to 1000";
+    else
+        mRig.fps = static_cast<unsigned>(fps);
 }
 
 void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene, Assimp::IOSystem *io) {
@@ -83,6 +90,7 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     options.maxDepth = limits().maxNodeDepth;
     options.nodeProperties = mNodeProperties;
     options.geometry = mGeometry;
+    options.rig = mRig;
     // Named asset folders must exist (as --rg-assets must): a typo is an error, not silently missing images.
     for (const std::string &folder : mAssetFolders)
         if (!FolderExists(io, folder))

@@ -4,6 +4,7 @@
 
 #include "assimp_glue/common/format_importer.hpp"
 #include "assimp_glue/roblox_model/geometry.hpp"
+#include "assimp_glue/roblox_model/rigs.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,7 @@ private:
     std::size_t mMaxInstances = 0;                              // GAMEFMT_RBX_MAX_INSTANCES
     std::uint64_t mMaxDecompressed = std::uint64_t(1024) << 20; // GAMEFMT_RBX_MAX_DECOMPRESSED, bytes
     bool mNodeProperties = false;                               // GAMEFMT_RBX_NODE_PROPERTIES
+    RbxRigOptions mRig;                                         // rigs, animations, baking rate
     RbxGeometryOptions mGeometry;                               // scope, invisible parts, segments
     std::vector<std::string> mAssetFolders;                     // GAMEFMT_RBX_ASSET_DIR
     std::string mOptionError;                                   // a bad option value, thrown on import

@@ -284,6 +284,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
 
     const bool place = IsPlace(doc);
     AddRobloxGeometry(doc, nodes, order, place, options.geometry, scene, &names);
+    AddRobloxRigs(doc, nodes, options.rig, scene, names);
     if (sun) AppendLight(scene, std::move(sun));
     // Assimp accepts a scene without meshes only when it says so.
     if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
@@ -298,7 +299,7 @@ void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::Re
     // from ~140 MB to a tenth of that).
     rbx::ReadOptions read = readOptions;
     if (!sceneOptions.nodeProperties)
-        read.keepProperty = [](std::string_view name) { return rbx::Appearance::Reads(name); };
+        read.keepProperty = [](std::string_view name) { return rbx::Appearance::Reads(name) || RigsRead(name); };
     const Document doc = rbx::ReadDocument(data, size, read);
     RobloxSceneOptions options = sceneOptions;
     options.source = data;
@@ -323,10 +324,91 @@ bool IsRobloxModelScene(const aiScene &scene) {
 
 namespace {
 
+// The document of the kept instances (`order`, source indices) with the children lists `kids` (index
+// source.instances.size() = the top level); Refs to dropped instances become null.
+void RebuildKept(Document &source, const std::vector<std::uint32_t> &order,
+                 const std::vector<std::vector<std::uint32_t>> &kids, Document &out) {
+    const std::size_t n = source.instances.size();
+    std::vector<std::uint32_t> newIndex(n, kNoInstance);
+    for (std::uint32_t k = 0; k < order.size(); ++k) newIndex[order[k]] = k;
+    out = std::move(source);
+    std::vector<Instance> keptInstances;
+    keptInstances.reserve(order.size());
+    for (std::uint32_t s : order) keptInstances.push_back(std::move(out.instances[s]));
+    out.instances = std::move(keptInstances);
+    const auto remap = [&](const std::vector<std::uint32_t> &list) {
+        std::vector<std::uint32_t> mapped;
+        mapped.reserve(list.size());
+        for (std::uint32_t s : list) mapped.push_back(newIndex[s]);
+        return mapped;
+    };
+    out.roots = remap(kids[n]);
+    for (std::uint32_t r : out.roots) out.instances[r].parent = kNoInstance;
+    for (std::uint32_t k = 0; k < order.size(); ++k) {
+        Instance &inst = out.instances[k];
+        inst.children = remap(kids[order[k]]);
+        for (rbx::Property &p : inst.properties)
+            if (auto *ref = std::get_if<rbx::RefValue>(&p.value.data); ref != nullptr && ref->target != kNoInstance)
+                ref->target = ref->target < n ? newIndex[ref->target] : kNoInstance;
+    }
+    for (std::uint32_t k = 0; k < order.size(); ++k)
+        for (std::uint32_t c : out.instances[k].children) out.instances[c].parent = k;
+}
+
+// Where a node's instance belongs: under the nearest kept ancestor's instance, or, for a part node that rigs moved
+// under a joint or a weld (rigs.hpp), under the instance its rbx.rigParent names, at its rbx.rigIndex.
+struct KeptInstance {
+    std::uint32_t parent = kNoInstance; // source index
+    std::int64_t rigIndex = -1;         // >= 0: placed among its siblings by this index, not by node order
+};
+
+KeptInstance WhereItBelongs(const aiNode &node, std::uint32_t nearest, const aiNode &root,
+                            const std::unordered_map<std::string_view, std::uint32_t> &byName) {
+    KeptInstance k{nearest, -1};
+    std::string rigParent;
+    const std::optional<std::int64_t> index =
+        node.mMetaData != nullptr ? GetMetadataInt(node.mMetaData, kRbxRigIndex) : std::nullopt;
+    if (!index || !GetMetadataText(node.mMetaData, kRbxRigParent, rigParent)) return k;
+    if (rigParent == root.mName.C_Str()) {
+        k.parent = kNoInstance;
+    } else if (const auto found = byName.find(rigParent); found != byName.end()) {
+        k.parent = found->second;
+    } else {
+        return k;
+    }
+    k.rigIndex = *index;
+    return k;
+}
+
+// The children lists (source indices) of the kept instances: in node order, then the rig-moved ones put back at
+// their recorded places. Index n holds the top level.
+std::vector<std::vector<std::uint32_t>> KeptChildren(const std::vector<std::uint32_t> &order,
+                                                     const std::vector<KeptInstance> &where, std::size_t n) {
+    std::vector<std::vector<std::uint32_t>> kids(n + 1);
+    const auto slot = [&](std::uint32_t parent) { return parent == kNoInstance ? n : parent; };
+    std::vector<std::uint32_t> moved;
+    for (std::uint32_t s : order) {
+        if (where[s].rigIndex >= 0) {
+            moved.push_back(s);
+        } else {
+            kids[slot(where[s].parent)].push_back(s);
+        }
+    }
+    std::stable_sort(moved.begin(), moved.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return where[a].rigIndex < where[b].rigIndex; });
+    for (std::uint32_t s : moved) {
+        std::vector<std::uint32_t> &list = kids[slot(where[s].parent)];
+        const auto at = static_cast<std::size_t>(std::min<std::int64_t>(where[s].rigIndex, std::int64_t(list.size())));
+        list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), s);
+    }
+    return kids;
+}
+
 // The source document brought in line with the node tree: an instance is kept when a node still carries
-// its node name (BuildRobloxModelScene's), under the nearest kept ancestor, children in node order; nodes
-// that name no instance (added, or renamed) are passed through, their children attached above. Instances
-// whose nodes are gone are dropped and Refs to them become null. An untouched tree gives the source as read.
+// its node name (BuildRobloxModelScene's), under the nearest kept ancestor (or where rbx.rigParent puts it),
+// children in node order; nodes that name no instance (added, renamed, or joint nodes) are passed through, their
+// children attached above. Instances whose nodes are gone are dropped and Refs to them become null. An untouched
+// tree gives the source as read.
 void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
     UniqueNames names;
     (void)names.make("DataModel");
@@ -337,12 +419,12 @@ void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
         if (!nodeNames[i].empty()) byName.emplace(nodeNames[i], i);
 
     const std::size_t n = source.instances.size();
-    std::vector<std::uint32_t> order;     // kept source indices in node pre-order
-    std::vector<std::uint32_t> newParent; // per kept (new index): new parent index or kNoInstance
-    std::vector<std::uint32_t> newIndex(n, kNoInstance);
+    std::vector<std::uint32_t> order; // kept source indices in node pre-order
+    std::vector<KeptInstance> where(n);
+    std::vector<bool> kept(n, false);
     struct Item {
         const aiNode *node;
-        std::uint32_t parent; // new index of the nearest kept ancestor
+        std::uint32_t parent; // source index of the nearest kept ancestor
     };
     std::vector<Item> stack;
     for (unsigned i = scene.mRootNode->mNumChildren; i-- > 0;)
@@ -352,48 +434,29 @@ void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
         stack.pop_back();
         std::uint32_t self = item.parent;
         const auto found = byName.find(std::string_view(item.node->mName.C_Str(), item.node->mName.length));
-        if (found != byName.end() && newIndex[found->second] == kNoInstance) {
-            self = static_cast<std::uint32_t>(order.size());
-            newIndex[found->second] = self;
-            order.push_back(found->second);
-            newParent.push_back(item.parent);
+        if (found != byName.end() && !kept[found->second]) {
+            self = found->second;
+            kept[self] = true;
+            order.push_back(self);
+            where[self] = WhereItBelongs(*item.node, item.parent, *scene.mRootNode, byName);
         }
         for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], self});
     }
     if (order.empty()) Fail("no node of the scene names an instance of its rbx.source document");
+    for (std::uint32_t s : order) // a rig parent whose node is gone: the top level
+        if (where[s].parent != kNoInstance && !kept[where[s].parent]) where[s] = {kNoInstance, -1};
+    const std::vector<std::vector<std::uint32_t>> kids = KeptChildren(order, where, n);
 
-    // Unchanged: the same instances under the same parents in the same order as the source's tree.
-    bool unchanged = true;
-    std::size_t k = 0;
-    ForEachInTreeOrder(source, [&](std::uint32_t index, std::uint32_t parent, std::size_t) {
-        if (!unchanged) return;
-        if (k >= order.size() || order[k] != index ||
-            (newParent[k] == kNoInstance ? parent != kNoInstance
-                                         : parent == kNoInstance || order[newParent[k]] != parent))
-            unchanged = false;
-        ++k;
+    // Unchanged: every instance of the source's tree kept, under the same parent, children in the same order.
+    bool unchanged = kids[n] == source.roots;
+    ForEachInTreeOrder(source, [&](std::uint32_t index, std::uint32_t, std::size_t) {
+        unchanged = unchanged && kept[index] && kids[index] == source.instances[index].children;
     });
-    if (unchanged && k == order.size()) {
+    if (unchanged) {
         out = std::move(source);
         return;
     }
-
-    out = std::move(source);
-    std::vector<Instance> kept;
-    kept.reserve(order.size());
-    for (std::uint32_t s : order) kept.push_back(std::move(out.instances[s]));
-    out.instances = std::move(kept);
-    out.roots.clear();
-    for (std::uint32_t i = 0; i < out.instances.size(); ++i) {
-        Instance &inst = out.instances[i];
-        inst.children.clear();
-        inst.parent = newParent[i];
-        for (rbx::Property &p : inst.properties)
-            if (auto *ref = std::get_if<rbx::RefValue>(&p.value.data); ref != nullptr && ref->target != kNoInstance)
-                ref->target = ref->target < n ? newIndex[ref->target] : kNoInstance;
-    }
-    for (std::uint32_t i = 0; i < out.instances.size(); ++i)
-        (newParent[i] == kNoInstance ? out.roots : out.instances[newParent[i]].children).push_back(i);
+    RebuildKept(source, order, kids, out);
 }
 
 // The file kept in rbx.source (zstd-compressed; rbx.sourceSize bytes once inflated). False when the scene has
@@ -423,6 +486,7 @@ void InstancesFromNodes(const aiScene &scene, Document &doc,
         std::uint32_t parent;
     };
     std::vector<Item> stack{{scene.mRootNode, kNoInstance}};
+    std::unordered_map<std::string, std::uint32_t> byNodeName;
     while (!stack.empty()) {
         const Item item = stack.back();
         stack.pop_back();
@@ -432,7 +496,18 @@ void InstancesFromNodes(const aiScene &scene, Document &doc,
         if (cls != nullptr) {
             const aiString *name = GetString(*md, kRbxName);
             self = doc.addInstance(cls->C_Str(), name != nullptr ? name->C_Str() : item.node->mName.C_Str());
-            doc.setParent(self, item.parent);
+            byNodeName.emplace(item.node->mName.C_Str(), self);
+            // A part node rigs moved under a joint (rigs.hpp) goes back under its instance parent.
+            std::uint32_t parent = item.parent;
+            std::string rigParent;
+            if (GetMetadataText(md, kRbxRigParent, rigParent)) {
+                const auto found = byNodeName.find(rigParent);
+                if (rigParent == scene.mRootNode->mName.C_Str())
+                    parent = kNoInstance;
+                else if (found != byNodeName.end())
+                    parent = found->second;
+            }
+            doc.setParent(self, parent);
             Instance &inst = doc.instances[self];
             if (const aiString *ref = GetString(*md, kRbxReferent)) {
                 referents.emplace(ref->C_Str(), self);

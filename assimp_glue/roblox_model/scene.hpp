@@ -8,6 +8,7 @@
 
 #include "assimp_glue/common/import_guard.hpp"
 #include "assimp_glue/roblox_model/geometry.hpp"
+#include "assimp_glue/roblox_model/rigs.hpp"
 #include "gamefmt/roblox_model.hpp"
 
 #include <cstddef>
@@ -52,6 +53,8 @@ struct RobloxSceneOptions {
     std::size_t sourceSize = 0;
     // Parts, decals, lights and the camera (geometry.hpp); `geometry.enabled = false` gives nodes alone.
     RbxGeometryOptions geometry;
+    // Motor6D/Bone rigs rebuilt as joint nodes, KeyframeSequences as animations (rigs.hpp).
+    RbxRigOptions rig;
 };
 
 // Fills `scene` (fresh, from BaseImporter) from `document`: one node per instance (names unique, CFrames as

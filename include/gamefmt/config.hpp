@@ -87,6 +87,22 @@
 // on a node of its own under the root; none at night. CLI: --rbx-sun
 #define GAMEFMT_RBX_SUN "GAMEFMT_RBX_SUN"
 
+// Import (bool, default true): rebuild Roblox rigs along their joints (docs/roblox-model.md "Rigs and
+// animations"): each Motor6D becomes a static node "<joint>:C0" and an animated node "<joint>:T" above its Part1's
+// node, each Bone gets a "<bone>:T" node, parts welded to rig parts ride along; the nodes carry rbx.joint and the
+// moved parts rbx.rigParent/rbx.rigIndex, so the .rbxm/.rbxl exporters still write the instance tree unchanged.
+// false: the instance tree as it is, and no animations. CLI: --rbx-no-rigs
+#define GAMEFMT_RBX_RIGS "GAMEFMT_RBX_RIGS"
+
+// Import (bool, default true): one aiAnimation per KeyframeSequence and rig it drives (its tracks bind to the
+// rig's joints by Pose names); needs GAMEFMT_RBX_RIGS. CLI: --rbx-no-animations
+#define GAMEFMT_RBX_ANIMATIONS "GAMEFMT_RBX_ANIMATIONS"
+
+// Import (int, default 60, 1 to 1000): keys per second at which Cubic, CubicV2, Bounce and Elastic easing are
+// baked into linear keys (Linear keys are exact; Constant gets a key one tick before its switch). The baking
+// error bound is in docs/roblox-model.md. CLI: --rbx-animation-fps N
+#define GAMEFMT_RBX_ANIMATION_FPS "GAMEFMT_RBX_ANIMATION_FPS"
+
 // Import (string, default ""): folders of downloaded assets or Roblox Studio installs, separated by ';',
 // searched in order for the meshes of MeshParts and FileMeshes and the images of textures, SurfaceAppearances
 // and decals (docs/roblox-model.md: "rbxassetid://123" → "<dir>/123", then "123.mesh" for meshes or

@@ -212,6 +212,8 @@ void WriteAnimationList(JsonWriter &json, const aiScene &scene) {
         json.stringField("name", View(anim->mName));
         json.numberField("durationTicks", anim->mDuration);
         json.numberField("ticksPerSecond", anim->mTicksPerSecond);
+        json.numberField("seconds", AnimationSeconds(*anim));
+        json.unsignedField("keys", AnimationKeys(*anim));
         json.unsignedField("nodeChannels", anim->mNumChannels);
         json.unsignedField("meshChannels", anim->mNumMeshChannels);
         json.unsignedField("morphChannels", anim->mNumMorphMeshChannels);

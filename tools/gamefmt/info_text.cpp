@@ -223,10 +223,11 @@ void WriteSceneLists(const aiScene &scene, std::ostream &out) {
         for (unsigned i = 0; i < scene.mNumAnimations; ++i) {
             const aiAnimation *anim = scene.mAnimations[i];
             if (anim == nullptr) continue;
-            out << "    " << i << " '" << Printable(anim->mName, false) << "': " << Shortest(anim->mDuration)
-                << " ticks at " << Shortest(anim->mTicksPerSecond) << " ticks/s, " << anim->mNumChannels
-                << " node channels, " << anim->mNumMeshChannels << " mesh channels, " << anim->mNumMorphMeshChannels
-                << " morph channels\n";
+            out << "    " << i << " '" << Printable(anim->mName, false) << "': " << Shortest(AnimationSeconds(*anim))
+                << " s (" << Shortest(anim->mDuration) << " ticks at " << Shortest(anim->mTicksPerSecond)
+                << " ticks/s), " << anim->mNumChannels << " node channels, " << anim->mNumMeshChannels
+                << " mesh channels, " << anim->mNumMorphMeshChannels << " morph channels, " << AnimationKeys(*anim)
+                << " keys\n";
         }
     }
     if (scene.mNumCameras > 0) {

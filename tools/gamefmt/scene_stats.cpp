@@ -135,4 +135,21 @@ std::string MetadataString(const aiMetadata *metadata, const char *key) {
     return std::string(value.C_Str(), value.length);
 }
 
+double AnimationSeconds(const aiAnimation &anim) {
+    const double tps = anim.mTicksPerSecond > 0 ? anim.mTicksPerSecond : 25.0;
+    return anim.mDuration / tps;
+}
+
+std::uint64_t AnimationKeys(const aiAnimation &anim) {
+    std::uint64_t keys = 0;
+    for (unsigned c = 0; c < anim.mNumChannels; ++c)
+        if (const aiNodeAnim *ch = anim.mChannels[c])
+            keys += std::uint64_t(ch->mNumPositionKeys) + ch->mNumRotationKeys + ch->mNumScalingKeys;
+    for (unsigned c = 0; c < anim.mNumMeshChannels; ++c)
+        if (const aiMeshAnim *ch = anim.mMeshChannels[c]) keys += ch->mNumKeys;
+    for (unsigned c = 0; c < anim.mNumMorphMeshChannels; ++c)
+        if (const aiMeshMorphAnim *ch = anim.mMorphMeshChannels[c]) keys += ch->mNumKeys;
+    return keys;
+}
+
 } // namespace gamefmt::cli

@@ -12,6 +12,7 @@
 struct aiScene;
 struct aiNode;
 struct aiMetadata;
+struct aiAnimation;
 
 namespace gamefmt::cli {
 
@@ -29,6 +30,11 @@ struct SceneStats {
 };
 
 SceneStats ComputeStats(const aiScene &scene);
+
+// An animation's length in seconds (ticks / ticks per second; Assimp's 25 when that is 0) and its keys (position,
+// rotation, scaling, mesh and morph keys of every channel).
+double AnimationSeconds(const aiAnimation &anim);
+std::uint64_t AnimationKeys(const aiAnimation &anim);
 
 // Visits every node once in pre-order: `depth` 0 is the root, `parent` is the pre-order index of the parent
 // (-1 for the root). A node reachable twice (a malformed scene) is visited only the first time.

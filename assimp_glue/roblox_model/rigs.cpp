@@ -1,0 +1,386 @@
+// Roblox rigs and animations in the aiScene (rigs.hpp; ../shared/formats/roblox-animation.md §7).
+#include "assimp_glue/roblox_model/rigs.hpp"
+
+#include "assimp_glue/common/scene_util.hpp"
+#include "common/json_text.hpp"
+#include "gamefmt/metadata.hpp"
+#include "importers/roblox_model/animation.hpp"
+#include "importers/roblox_model/value_text.hpp"
+
+#include <assimp/anim.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+
+namespace gamefmt::glue {
+
+bool RigsRead(std::string_view name) {
+    static const std::string_view kNames[] = {"Part0",  "Part1",    "C0",       "C1",
+                                              "Time",   "Weight",   "EasingStyle", "EasingDirection",
+                                              "Loop",   "Priority", "AuthoredHipHeight", "Value"};
+    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
+namespace {
+
+constexpr double kTicksPerSecond = 2400; // Studio ticks: 30-fps keyframe times land on whole ticks
+constexpr double kEpsilon = 1.0 / 2400;  // Constant easing's switch takes one tick (§7.2)
+const std::string kModule = "Roblox model: ";
+
+aiMatrix4x4 ToMatrix(const rbx::Rigid &t) {
+    const auto &r = t.r;
+    return aiMatrix4x4(static_cast<ai_real>(r[0]), static_cast<ai_real>(r[1]), static_cast<ai_real>(r[2]),
+                       static_cast<ai_real>(t.p[0]), static_cast<ai_real>(r[3]), static_cast<ai_real>(r[4]),
+                       static_cast<ai_real>(r[5]), static_cast<ai_real>(t.p[1]), static_cast<ai_real>(r[6]),
+                       static_cast<ai_real>(r[7]), static_cast<ai_real>(r[8]), static_cast<ai_real>(t.p[2]), 0, 0, 0,
+                       1);
+}
+
+// Child lists being rewritten: copied out of the nodes when first touched, written back by `commit`.
+class NodeEditor {
+public:
+    std::vector<aiNode *> &kids(aiNode *node) {
+        auto [it, fresh] = mKids.try_emplace(node);
+        if (fresh) it->second.assign(node->mChildren, node->mChildren + node->mNumChildren);
+        return it->second;
+    }
+    // True when `node` is `ancestor` or below it (through the edited lists' parents).
+    static bool IsWithin(const aiNode *node, const aiNode *ancestor) {
+        for (; node != nullptr; node = node->mParent)
+            if (node == ancestor) return true;
+        return false;
+    }
+    void detach(aiNode *node) {
+        std::vector<aiNode *> &list = kids(node->mParent);
+        list.erase(std::remove(list.begin(), list.end(), node), list.end());
+        node->mParent = nullptr;
+    }
+    void attach(aiNode *node, aiNode *parent) {
+        kids(parent).push_back(node);
+        node->mParent = parent;
+    }
+    void commit() {
+        for (auto &[node, list] : mKids) {
+            delete[] node->mChildren;
+            node->mChildren = nullptr;
+            node->mNumChildren = static_cast<unsigned>(list.size());
+            if (!list.empty()) node->mChildren = CopyToNewArray(list);
+        }
+        mKids.clear();
+    }
+
+private:
+    std::unordered_map<aiNode *, std::vector<aiNode *>> mKids;
+};
+
+struct RigNodes {
+    std::vector<aiNode *> animated;  // per RigSet joint: its `:T` node, null when not built
+    std::vector<std::string> tNames; // and that node's name
+};
+
+void MarkMoved(const rbx::Document &doc, std::uint32_t instance, aiNode *node) {
+    const rbx::Instance &inst = doc.instances[instance];
+    const std::vector<std::uint32_t> &siblings = inst.parent == rbx::kNoInstance ? doc.roots
+                                                                                  : doc.instances[inst.parent].children;
+    const auto at = std::find(siblings.begin(), siblings.end(), instance);
+    MetadataBuilder md;
+    md.add(kRbxRigParent, std::string_view(node->mParent->mName.C_Str(), node->mParent->mName.length));
+    md.add(kRbxRigIndex, static_cast<std::uint64_t>(at - siblings.begin()));
+    md.mergeInto(node->mMetaData);
+}
+
+aiNode *JointNode(const std::string &name, const aiMatrix4x4 &local, const std::string &referent) {
+    auto *node = new aiNode(name);
+    node->mTransformation = local;
+    MetadataBuilder md;
+    md.add(kRbxJoint, referent);
+    node->mMetaData = md.build();
+    return node;
+}
+
+// Moves part1's node under part0's node through `<name>:C0` → `<name>:T`; returns the `:T` node or null when the
+// move would put a node under itself.
+aiNode *BuildMotorJoint(const rbx::Document &doc, const rbx::RigJoint &j, const std::vector<aiNode *> &nodes,
+                        NodeEditor &edit, UniqueNames &names) {
+    aiNode *p0 = nodes[j.part0], *p1 = nodes[j.part1];
+    if (p0 == nullptr || p1 == nullptr || p1->mParent == nullptr || NodeEditor::IsWithin(p0, p1)) return nullptr;
+    const std::string base = SanitizeForAiString(doc.instances[j.instance].name, 990);
+    const std::string referent = rbx::ReferentText(doc, j.instance);
+    aiNode *c0 = JointNode(names.make(base + ":C0"), ToMatrix(j.c0), referent);
+    aiNode *t = JointNode(names.make(base + ":T"), aiMatrix4x4(), referent);
+    MarkMoved(doc, j.part1, p1);
+    edit.detach(p1);
+    edit.attach(c0, p0);
+    edit.attach(t, c0);
+    edit.attach(p1, t);
+    p1->mTransformation = ToMatrix(j.c1.inverse());
+    return t;
+}
+
+// A Bone node keeps its rest frame; `<bone>:T` goes between it and its children.
+aiNode *BuildBoneJoint(const rbx::Document &doc, const rbx::RigJoint &j, const std::vector<aiNode *> &nodes,
+                       NodeEditor &edit, UniqueNames &names) {
+    aiNode *bone = nodes[j.part1];
+    if (bone == nullptr) return nullptr;
+    const std::string base(bone->mName.C_Str(), bone->mName.length);
+    aiNode *t = JointNode(names.make(base.substr(0, 990) + ":T"), aiMatrix4x4(), rbx::ReferentText(doc, j.instance));
+    std::vector<aiNode *> moved = edit.kids(bone);
+    edit.kids(bone).clear();
+    for (aiNode *child : moved) edit.attach(child, t);
+    edit.attach(t, bone);
+    return t;
+}
+
+void BuildRiders(const rbx::Document &doc, const rbx::RigSet &set, const std::vector<aiNode *> &nodes,
+                 NodeEditor &edit) {
+    std::size_t skipped = 0;
+    for (const rbx::RiderWeld &w : set.riders) {
+        aiNode *rider = nodes[w.part], *on = nodes[w.on];
+        if (rider == nullptr || on == nullptr || rider->mParent == nullptr || NodeEditor::IsWithin(on, rider)) {
+            ++skipped;
+            continue;
+        }
+        MarkMoved(doc, w.part, rider);
+        edit.detach(rider);
+        edit.attach(rider, on);
+        rider->mTransformation = ToMatrix(w.local);
+    }
+    if (skipped != 0)
+        LogWarn(kModule + std::to_string(skipped) + " welded part(s) left in place: riding along would put a node " +
+                "under itself");
+}
+
+RigNodes BuildRigNodes(const rbx::Document &doc, const rbx::RigSet &set, const std::vector<aiNode *> &nodes,
+                       UniqueNames &names) {
+    NodeEditor edit;
+    RigNodes out;
+    out.animated.assign(set.joints.size(), nullptr);
+    out.tNames.resize(set.joints.size());
+    std::size_t skipped = 0;
+    for (const rbx::Rig &rig : set.rigs) {
+        for (std::uint32_t j : rig.joints) {
+            const rbx::RigJoint &joint = set.joints[j];
+            aiNode *t = joint.bone ? BuildBoneJoint(doc, joint, nodes, edit, names)
+                                   : BuildMotorJoint(doc, joint, nodes, edit, names);
+            if (t == nullptr) {
+                ++skipped;
+                continue;
+            }
+            out.animated[j] = t;
+            out.tNames[j].assign(t->mName.C_Str(), t->mName.length);
+        }
+    }
+    BuildRiders(doc, set, nodes, edit);
+    edit.commit();
+    if (skipped != 0)
+        LogWarn(kModule + std::to_string(skipped) + " joint(s) left unbuilt: their part is an ancestor of the other " +
+                "side in the instance tree");
+    return out;
+}
+
+// The times at which a channel is sampled (§7.2): every key; Constant segments get a key one tick before their
+// switch; Cubic, CubicV2, Bounce and Elastic segments are baked at `fps` (plus Bounce's contact points); a hold
+// key at 0 and at the sequence's length when the track starts later or ends earlier.
+std::vector<double> SampleTimes(const rbx::Track &track, double length, unsigned fps) {
+    const auto &k = track.keys;
+    std::vector<double> times;
+    if (k.front().time > 0) times.push_back(0);
+    const double h = 1.0 / fps;
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        const double a = k[i].time;
+        times.push_back(a);
+        if (i + 1 == k.size()) break;
+        const double b = k[i + 1].time, d = b - a;
+        const std::uint32_t style = k[i].style, dir = k[i].direction > 2 ? 0 : k[i].direction;
+        if (style == 0 || style > 5) continue;
+        if (style == 1) { // Constant: In switches at once, Out at the next key, InOut half way
+            const double eps = std::min(kEpsilon, d / 4);
+            const double at = dir == 0 ? a + eps : dir == 1 ? b : a + d / 2;
+            if (dir != 0) times.push_back(at - eps);
+            times.push_back(at);
+            continue;
+        }
+        for (double t = a + h; t < b - h / 2; t += h) times.push_back(t);
+        if (style == 4) { // the bounce's kinks
+            for (double x : {4.0 / 11, 8.0 / 11, 10.0 / 11}) {
+                if (dir == 0) times.push_back(a + (1 - x) * d);
+                if (dir == 1) times.push_back(a + x * d);
+                if (dir == 2) {
+                    times.push_back(a + (1 - x) / 2 * d);
+                    times.push_back(a + (1 - x / 2) * d);
+                }
+            }
+        }
+    }
+    if (k.back().time < length) times.push_back(length);
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end(), [](double x, double y) { return y - x < 1e-9; }), times.end());
+    return times;
+}
+
+aiNodeAnim *Channel(const rbx::Track &track, const std::string &node, double length, unsigned fps) {
+    const std::vector<double> times = SampleTimes(track, length, fps);
+    auto *ch = new aiNodeAnim();
+    ch->mNodeName = ToAiString(node);
+    ch->mNumPositionKeys = ch->mNumRotationKeys = static_cast<unsigned>(times.size());
+    ch->mPositionKeys = new aiVectorKey[times.size()];
+    ch->mRotationKeys = new aiQuatKey[times.size()];
+    ch->mNumScalingKeys = 1;
+    ch->mScalingKeys = new aiVectorKey[1];
+    ch->mScalingKeys[0] = aiVectorKey(0, aiVector3D(1, 1, 1));
+    ch->mPreState = ch->mPostState = aiAnimBehaviour_CONSTANT;
+    rbx::Quatd prev;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        const rbx::Rigid t = rbx::EvaluateTrack(track, times[i]);
+        rbx::Quatd q = rbx::QuatFromRigid(t);
+        if (i > 0 && q.w * prev.w + q.x * prev.x + q.y * prev.y + q.z * prev.z < 0) q = {-q.w, -q.x, -q.y, -q.z};
+        prev = q;
+        const double tick = times[i] * kTicksPerSecond;
+        ch->mPositionKeys[i] = aiVectorKey(tick, aiVector3D(static_cast<ai_real>(t.p[0]), static_cast<ai_real>(t.p[1]),
+                                                            static_cast<ai_real>(t.p[2])));
+        ch->mRotationKeys[i] = aiQuatKey(tick, aiQuaternion(static_cast<ai_real>(q.w), static_cast<ai_real>(q.x),
+                                                            static_cast<ai_real>(q.y), static_cast<ai_real>(q.z)));
+    }
+    return ch;
+}
+
+// "Workspace/Rig/AnimSaves/Walk": the instance path of a sequence.
+std::string InstancePath(const rbx::Document &doc, std::uint32_t i) {
+    std::vector<std::string_view> parts;
+    std::size_t guard = doc.instances.size();
+    for (; i != rbx::kNoInstance && guard-- > 0; i = doc.instances[i].parent) parts.push_back(doc.instances[i].name);
+    std::string out;
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) out += (out.empty() ? "" : "/") + std::string(*it);
+    return out;
+}
+
+// The rigs a sequence drives (§4.3): every rig on which all its tracks bind; else the rig binding the most, if
+// at least half.
+std::vector<std::pair<std::size_t, std::vector<std::int64_t>>>
+ChooseRigs(const rbx::Document &doc, const rbx::RigSet &set, const rbx::Sequence &seq) {
+    std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> all, best;
+    std::size_t bestCount = 0;
+    for (std::size_t r = 0; r < set.rigs.size(); ++r) {
+        std::vector<std::int64_t> bind = rbx::BindTracks(doc, set, set.rigs[r], seq);
+        const auto bound = static_cast<std::size_t>(std::count_if(bind.begin(), bind.end(), [](auto j) { return j >= 0; }));
+        if (bound == seq.tracks.size()) all.emplace_back(r, bind);
+        if (bound > bestCount) {
+            bestCount = bound;
+            best.assign(1, {r, bind});
+        }
+    }
+    if (!all.empty()) return all;
+    if (bestCount * 2 >= seq.tracks.size() && bestCount > 0) return best;
+    return {};
+}
+
+struct AnimationOut {
+    unsigned first = 0; // the scene's animations before these
+    std::vector<aiAnimation *> animations;
+    MetadataBuilder metadata;
+    std::map<std::string, int> nameUses;
+};
+
+void AddAnimationMetadata(const rbx::Document &doc, const rbx::Sequence &seq, const rbx::Rig &rig,
+                          const std::vector<std::int64_t> &bind, AnimationOut &out) {
+    const std::string p = kAnimationMetadataPrefix + std::to_string(out.first + out.animations.size()) + ".";
+    MetadataBuilder &md = out.metadata;
+    md.add(p + "rbx.sequence", seq.name);
+    md.add(p + "rbx.rig", rig.name);
+    md.add(p + "rbx.path", InstancePath(doc, seq.instance));
+    md.add(p + "rbx.loop", seq.loop);
+    md.add(p + "rbx.priority", static_cast<std::int32_t>(std::clamp<std::int64_t>(seq.priority, INT32_MIN, INT32_MAX)));
+    md.add(p + "rbx.authoredHipHeight", seq.authoredHipHeight);
+    md.add(p + "rbx.keyframes", static_cast<std::uint64_t>(seq.keyframes));
+    if (seq.rootMotion) md.add(p + "rbx.rootMotion", true);
+    if (!seq.markers.empty()) {
+        std::string json = "[";
+        for (const rbx::Marker &m : seq.markers)
+            json += (json.size() > 1 ? "," : "") + std::string("{\"time\":") + std::to_string(m.time) +
+                    ",\"name\":" + JsonQuote(m.name) + ",\"value\":" + JsonQuote(m.value) + "}";
+        md.add(p + "rbx.markers", json + "]");
+    }
+    std::string unbound;
+    for (std::size_t t = 0; t < bind.size(); ++t)
+        if (bind[t] < 0)
+            unbound += (unbound.empty() ? "[" : ",") + JsonQuote(seq.tracks[t].parent + "/" + seq.tracks[t].name);
+    if (!unbound.empty()) md.add(p + "rbx.unboundTracks", unbound + "]");
+}
+
+void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNodes &rigNodes, const rbx::Sequence &seq,
+                 unsigned fps, AnimationOut &out) {
+    const auto chosen = ChooseRigs(doc, set, seq);
+    if (chosen.empty()) {
+        LogWarn(kModule + "KeyframeSequence '" + seq.name + "' (" + std::to_string(seq.tracks.size()) +
+                " tracks) binds to no rig's joints in this file; not imported");
+        return;
+    }
+    for (const auto &[r, bind] : chosen) {
+        const rbx::Rig &rig = set.rigs[r];
+        std::vector<aiNodeAnim *> channels;
+        for (std::size_t t = 0; t < seq.tracks.size(); ++t)
+            if (bind[t] >= 0 && rigNodes.animated[static_cast<std::size_t>(bind[t])] != nullptr)
+                channels.push_back(Channel(seq.tracks[t], rigNodes.tNames[static_cast<std::size_t>(bind[t])], seq.length, fps));
+        if (channels.empty()) continue;
+        std::string name = chosen.size() == 1 ? seq.name : seq.name + "@" + rig.name;
+        const int use = ++out.nameUses[name];
+        if (use > 1) name += " #" + std::to_string(use);
+        AddAnimationMetadata(doc, seq, rig, bind, out);
+        auto *anim = new aiAnimation();
+        anim->mName = ToAiString(SanitizeForAiString(name));
+        anim->mTicksPerSecond = kTicksPerSecond;
+        anim->mDuration = seq.length * kTicksPerSecond;
+        anim->mNumChannels = static_cast<unsigned>(channels.size());
+        anim->mChannels = CopyToNewArray(channels);
+        out.animations.push_back(anim);
+        const std::size_t unbound = static_cast<std::size_t>(std::count(bind.begin(), bind.end(), -1));
+        if (unbound != 0)
+            LogWarn(kModule + "KeyframeSequence '" + seq.name + "': " + std::to_string(unbound) + " of " +
+                    std::to_string(bind.size()) + " tracks bind to no joint of rig '" + rig.name +
+                    "' (listed in the animation's rbx.unboundTracks)");
+    }
+}
+
+void AppendAnimations(aiScene *scene, AnimationOut &out) {
+    if (out.animations.empty()) return;
+    std::vector<aiAnimation *> all(scene->mAnimations, scene->mAnimations + scene->mNumAnimations);
+    all.insert(all.end(), out.animations.begin(), out.animations.end());
+    delete[] scene->mAnimations;
+    scene->mNumAnimations = static_cast<unsigned>(all.size());
+    scene->mAnimations = CopyToNewArray(all);
+    out.metadata.mergeInto(scene->mMetaData);
+}
+
+} // namespace
+
+void AddRobloxRigs(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxRigOptions &options,
+                   aiScene *scene, UniqueNames &names) {
+    if (!options.rigs) return;
+    const rbx::RigSet set = rbx::FindRigs(doc);
+    for (const std::string &w : set.warnings) LogWarn(kModule + w);
+    const RigNodes rigNodes = BuildRigNodes(doc, set, nodes, names);
+    if (!options.animations) return;
+    std::vector<std::string> warnings;
+    const std::vector<rbx::Sequence> sequences = rbx::ReadSequences(doc, warnings);
+    for (const std::string &w : warnings) LogWarn(kModule + w);
+    AnimationOut out;
+    out.first = scene->mNumAnimations;
+    std::size_t empty = 0;
+    for (const rbx::Sequence &seq : sequences) {
+        if (seq.tracks.empty()) {
+            ++empty;
+            continue;
+        }
+        AddSequence(doc, set, rigNodes, seq, std::max(1u, options.fps), out);
+    }
+    if (empty != 0)
+        LogWarn(kModule + std::to_string(empty) + " KeyframeSequence(s) without a single keyed Pose skipped");
+    AppendAnimations(scene, out);
+}
+
+} // namespace gamefmt::glue

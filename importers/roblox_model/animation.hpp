@@ -1,0 +1,130 @@
+// Roblox rigs and animations (docs/formats/roblox-model.md §5.6; ../shared/formats/roblox-animation.md): Motor6D and
+// Bone joint trees, parts welded to them, KeyframeSequences read into per-joint tracks, which track binds to which
+// joint, the easing curves and the evaluation of a joint's Transform at a time. Plain math on the document model,
+// no Assimp: the glue (assimp_glue/roblox_model/rigs.cpp) turns it into nodes and aiAnimations.
+#pragma once
+
+#include "importers/roblox_model/dom.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gamefmt::rbx {
+
+// A rigid transform in double: position and row-major rotation (columns are the frame's axes), applied as
+// (p, R)·x = p + R x; `a * b` applies b first.
+struct Rigid {
+    std::array<double, 3> p{0, 0, 0};
+    std::array<double, 9> r{1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+    Rigid operator*(const Rigid &o) const;
+    Rigid inverse() const; // (−Rᵀp, Rᵀ)
+};
+
+struct Quatd {
+    double w = 1, x = 0, y = 0, z = 0;
+};
+
+// A stored CFrame as a rigid transform: a non-finite position component becomes 0; a rotation that is not
+// finite or degenerate becomes the identity; one that drifts from orthonormal is re-orthonormalised
+// (Gram-Schmidt from its X and Y columns). `repaired` is set when any of that happened.
+Rigid RigidFromCFrame(const CFrame &cf, bool *repaired = nullptr);
+Quatd QuatFromRigid(const Rigid &t); // unit quaternion of the (orthonormal) rotation
+Rigid RigidFromQuat(const Quatd &q, const std::array<double, 3> &p);
+// Spherical interpolation along the shorter arc; `t` may leave [0, 1] (Elastic overshoots).
+Quatd Slerp(Quatd a, Quatd b, double t);
+
+// PoseEasingStyle and PoseEasingDirection (§5.3).
+enum class EasingStyle : std::uint32_t { Linear = 0, Constant = 1, Elastic = 2, Cubic = 3, Bounce = 4, CubicV2 = 5 };
+enum class EasingDirection : std::uint32_t { In = 0, Out = 1, InOut = 2 };
+// α = ease(style, direction, u) for u in [0, 1] (§5.3's table); an unknown style or direction counts as Linear/In.
+double Ease(std::uint32_t style, std::uint32_t direction, double u);
+
+// One joint: a Motor6D (world(part1) = world(part0) · c0 · T · c1⁻¹) or a Bone (world(bone) = world(parent) ·
+// Bone.CFrame · T: c0 = Bone.CFrame, c1 = identity, part0 = the parent part or Bone, part1 = the Bone).
+struct RigJoint {
+    std::uint32_t instance = kNoInstance; // the Motor6D or the Bone
+    std::uint32_t part0 = kNoInstance;
+    std::uint32_t part1 = kNoInstance;
+    Rigid c0, c1;
+    bool bone = false;
+};
+
+// A part that rides rigidly on a rig part through a weld: world(part) = world(on) · local.
+struct RiderWeld {
+    std::uint32_t part = kNoInstance;
+    std::uint32_t on = kNoInstance;
+    std::uint32_t weld = kNoInstance;
+    Rigid local;
+};
+
+struct Rig {
+    std::string name;                   // the nearest ancestor Model's name, else the root part's
+    std::uint32_t model = kNoInstance;  // that Model
+    std::uint32_t root = kNoInstance;   // the root part (Part1 of no joint)
+    std::vector<std::uint32_t> joints;  // indices into RigSet::joints, every joint after its parent side's joint
+};
+
+struct RigSet {
+    std::vector<RigJoint> joints;
+    std::vector<Rig> rigs;
+    std::vector<RiderWeld> riders; // each after the rider its `on` part rides on, if any
+    std::vector<std::string> warnings;
+};
+
+// §4.1: Motor6Ds whose Part0 and Part1 are distinct BaseParts (Enabled ≠ false), grouped into connected rigs
+// walked breadth-first from the root (HumanoidRootPart preferred); a part that is Part1 of two motors keeps the
+// first; motors in a cycle are left out with a warning. Bones under rig parts join that rig; a Bone tree under
+// another part is a rig of its own. Weld, ManualWeld, Snap, Glue, Motor and WeldConstraint attach other parts.
+RigSet FindRigs(const Document &doc);
+
+// One key of a joint: a Pose with Weight ≠ 0.
+struct PoseKey {
+    double time = 0;
+    std::array<double, 3> p{0, 0, 0};
+    Quatd q;
+    std::uint32_t style = 0;
+    std::uint32_t direction = 0;
+};
+
+// The Poses of one (parent Pose name, Pose name) pair with Weight ≠ 0, sorted by time (two keys at one time:
+// the later in file order wins).
+struct Track {
+    std::string parent, name;
+    std::vector<PoseKey> keys;
+};
+
+struct Marker {
+    double time = 0;
+    std::string name, value;
+};
+
+struct Sequence {
+    std::uint32_t instance = kNoInstance;
+    std::string name;
+    bool loop = true;
+    std::int64_t priority = 2;
+    double authoredHipHeight = 2;
+    double length = 0; // the largest usable Keyframe.Time
+    std::size_t keyframes = 0;
+    std::vector<Track> tracks;   // tracks with at least one key, in the order first met
+    std::vector<Marker> markers; // KeyframeMarkers, by time
+    bool rootMotion = false;     // a top-level Pose with Weight ≠ 0 (kept in metadata, not applied)
+};
+
+// Limits of a sequence read from a file (hostile input).
+constexpr double kMaxKeyframeTime = 86400.0; // seconds: later (or negative, or non-finite) keyframes are skipped
+
+// Every KeyframeSequence of the document, in document order. Keyframes with an unusable Time and Poses with a
+// repaired CFrame are reported in `warnings`.
+std::vector<Sequence> ReadSequences(const Document &doc, std::vector<std::string> &warnings);
+
+// §4.3: per track of `seq`, the index into rigs.joints (one of rig.joints) it drives, or -1.
+std::vector<std::int64_t> BindTracks(const Document &doc, const RigSet &rigs, const Rig &rig, const Sequence &seq);
+
+// §5.2: the joint's Transform at time t from its keys (held before the first and after the last).
+Rigid EvaluateTrack(const Track &track, double t);
+
+} // namespace gamefmt::rbx
