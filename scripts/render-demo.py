@@ -1,6 +1,8 @@
 # Blender (headless) script for scripts/render-demo: imports a glb, looks through its camera (or a default
 # one), lights it with a sun and a sky, and renders with Cycles on the CPU.
-#   blender -b --python scripts/render-demo.py -- IN.glb OUT.png [WIDTH HEIGHT SAMPLES]
+# With FRAME, the scene is posed at that frame of its animation first (Blender's 24 frames per second), and the
+# default camera looks from the side (-X) rather than from the front.
+#   blender -b --python scripts/render-demo.py -- IN.glb OUT.png [WIDTH HEIGHT SAMPLES [FRAME]]
 import math
 import sys
 
@@ -13,10 +15,13 @@ import bpy
 args = sys.argv[sys.argv.index("--") + 1:]
 src, out = args[0], args[1]
 width, height, samples = (int(args[2]), int(args[3]), int(args[4])) if len(args) >= 5 else (800, 450, 96)
+frame = int(args[5]) if len(args) >= 6 else None
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 bpy.ops.import_scene.gltf(filepath=src)
 scene = bpy.context.scene
+if frame is not None:
+    scene.frame_set(frame)
 cameras = [o for o in scene.objects if o.type == "CAMERA"]
 if cameras:
     scene.camera = cameras[0]
@@ -30,9 +35,13 @@ else:
     data = bpy.data.cameras.new("View")
     cam = bpy.data.objects.new("View", data)
     scene.collection.objects.link(cam)
-    distance = radius / math.tan(data.angle / 2) * 1.1
-    cam.location = centre + Vector((0, -math.cos(math.radians(25)), math.sin(math.radians(25)))) * distance
-    cam.rotation_euler = (math.radians(65), 0, 0)
+    side = frame is not None
+    # Side views are of standing figures: fit the height (the vertical angle), not the width.
+    half = math.atan(math.tan(data.angle / 2) * height / width) if side else data.angle / 2
+    distance = radius / math.tan(half) * 1.1
+    look = Vector((-1, 0, 0) if side else (0, -1, 0)) * math.cos(math.radians(25))
+    cam.location = centre + (look + Vector((0, 0, math.sin(math.radians(25))))) * distance
+    cam.rotation_euler = (math.radians(65), 0, math.radians(-90) if side else 0)
     data.clip_end = distance * 4
     scene.camera = cam
 

@@ -20,16 +20,25 @@
 namespace gamefmt::glue {
 
 bool RigsRead(std::string_view name) {
-    static const std::string_view kNames[] = {"Part0",  "Part1",    "C0",       "C1",
-                                              "Time",   "Weight",   "EasingStyle", "EasingDirection",
-                                              "Loop",   "Priority", "AuthoredHipHeight", "Value"};
+    static const std::string_view kNames[] = {"Part0",
+                                              "Part1",
+                                              "C0",
+                                              "C1",
+                                              "Time",
+                                              "Weight",
+                                              "EasingStyle",
+                                              "EasingDirection",
+                                              "Loop",
+                                              "Priority",
+                                              "AuthoredHipHeight",
+                                              "Value"};
     return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
 namespace {
 
-constexpr double kTicksPerSecond = 2400; // Studio ticks: 30-fps keyframe times land on whole ticks
-constexpr double kEpsilon = 1.0 / 2400;  // Constant easing's switch takes one tick (§7.2)
+using rbx::kTicksPerSecond;                             // Studio ticks: 30-fps keyframe times land on whole ticks
+constexpr double kEpsilon = 1.0 / rbx::kTicksPerSecond; // Constant easing's switch takes one tick (§7.2)
 const std::string kModule = "Roblox model: ";
 
 aiMatrix4x4 ToMatrix(const rbx::Rigid &t) {
@@ -85,8 +94,8 @@ struct RigNodes {
 
 void MarkMoved(const rbx::Document &doc, std::uint32_t instance, aiNode *node) {
     const rbx::Instance &inst = doc.instances[instance];
-    const std::vector<std::uint32_t> &siblings = inst.parent == rbx::kNoInstance ? doc.roots
-                                                                                  : doc.instances[inst.parent].children;
+    const std::vector<std::uint32_t> &siblings =
+        inst.parent == rbx::kNoInstance ? doc.roots : doc.instances[inst.parent].children;
     const auto at = std::find(siblings.begin(), siblings.end(), instance);
     MetadataBuilder md;
     md.add(kRbxRigParent, std::string_view(node->mParent->mName.C_Str(), node->mParent->mName.length));
@@ -241,11 +250,26 @@ aiNodeAnim *Channel(const rbx::Track &track, const std::string &node, double len
         if (i > 0 && q.w * prev.w + q.x * prev.x + q.y * prev.y + q.z * prev.z < 0) q = {-q.w, -q.x, -q.y, -q.z};
         prev = q;
         const double tick = times[i] * kTicksPerSecond;
-        ch->mPositionKeys[i] = aiVectorKey(tick, aiVector3D(static_cast<ai_real>(t.p[0]), static_cast<ai_real>(t.p[1]),
-                                                            static_cast<ai_real>(t.p[2])));
+        ch->mPositionKeys[i] = aiVectorKey(
+            tick, aiVector3D(static_cast<ai_real>(t.p[0]), static_cast<ai_real>(t.p[1]), static_cast<ai_real>(t.p[2])));
         ch->mRotationKeys[i] = aiQuatKey(tick, aiQuaternion(static_cast<ai_real>(q.w), static_cast<ai_real>(q.x),
                                                             static_cast<ai_real>(q.y), static_cast<ai_real>(q.z)));
     }
+    return ch;
+}
+
+// A joint no track drives: its rest Transform (identity), one key.
+aiNodeAnim *RestChannel(const std::string &node) {
+    auto *ch = new aiNodeAnim();
+    ch->mNodeName = ToAiString(node);
+    ch->mNumPositionKeys = ch->mNumRotationKeys = ch->mNumScalingKeys = 1;
+    ch->mPositionKeys = new aiVectorKey[1];
+    ch->mRotationKeys = new aiQuatKey[1];
+    ch->mScalingKeys = new aiVectorKey[1];
+    ch->mPositionKeys[0] = aiVectorKey(0, aiVector3D(0, 0, 0));
+    ch->mRotationKeys[0] = aiQuatKey(0, aiQuaternion(1, 0, 0, 0));
+    ch->mScalingKeys[0] = aiVectorKey(0, aiVector3D(1, 1, 1));
+    ch->mPreState = ch->mPostState = aiAnimBehaviour_CONSTANT;
     return ch;
 }
 
@@ -267,7 +291,8 @@ ChooseRigs(const rbx::Document &doc, const rbx::RigSet &set, const rbx::Sequence
     std::size_t bestCount = 0;
     for (std::size_t r = 0; r < set.rigs.size(); ++r) {
         std::vector<std::int64_t> bind = rbx::BindTracks(doc, set, set.rigs[r], seq);
-        const auto bound = static_cast<std::size_t>(std::count_if(bind.begin(), bind.end(), [](auto j) { return j >= 0; }));
+        const auto bound =
+            static_cast<std::size_t>(std::count_if(bind.begin(), bind.end(), [](auto j) { return j >= 0; }));
         if (bound == seq.tracks.size()) all.emplace_back(r, bind);
         if (bound > bestCount) {
             bestCount = bound;
@@ -325,8 +350,16 @@ void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNode
         std::vector<aiNodeAnim *> channels;
         for (std::size_t t = 0; t < seq.tracks.size(); ++t)
             if (bind[t] >= 0 && rigNodes.animated[static_cast<std::size_t>(bind[t])] != nullptr)
-                channels.push_back(Channel(seq.tracks[t], rigNodes.tNames[static_cast<std::size_t>(bind[t])], seq.length, fps));
+                channels.push_back(
+                    Channel(seq.tracks[t], rigNodes.tNames[static_cast<std::size_t>(bind[t])], seq.length, fps));
         if (channels.empty()) continue;
+        // Every other joint of the rig holds its rest pose (one key): players that keep a joint's last pose when
+        // switching animations (Blender's action switching) then show each animation as Roblox plays it alone.
+        std::vector<bool> keyed(set.joints.size(), false);
+        for (std::int64_t j : bind)
+            if (j >= 0) keyed[static_cast<std::size_t>(j)] = true;
+        for (std::uint32_t j : rig.joints)
+            if (!keyed[j] && rigNodes.animated[j] != nullptr) channels.push_back(RestChannel(rigNodes.tNames[j]));
         std::string name = chosen.size() == 1 ? seq.name : seq.name + "@" + rig.name;
         const int use = ++out.nameUses[name];
         if (use > 1) name += " #" + std::to_string(use);

@@ -27,7 +27,8 @@ Rigid Rigid::inverse() const {
     Rigid out;
     for (std::size_t i = 0; i < 3; ++i)
         for (std::size_t j = 0; j < 3; ++j) out.r[i * 3 + j] = r[j * 3 + i];
-    for (std::size_t i = 0; i < 3; ++i) out.p[i] = -(out.r[i * 3] * p[0] + out.r[i * 3 + 1] * p[1] + out.r[i * 3 + 2] * p[2]);
+    for (std::size_t i = 0; i < 3; ++i)
+        out.p[i] = -(out.r[i * 3] * p[0] + out.r[i * 3 + 1] * p[1] + out.r[i * 3 + 2] * p[2]);
     return out;
 }
 
@@ -215,7 +216,8 @@ Rigid EvaluateTrack(const Track &track, double t) {
     if (k.empty()) return {};
     if (!(t > k.front().time)) return RigidFromQuat(k.front().q, k.front().p);
     if (t >= k.back().time) return RigidFromQuat(k.back().q, k.back().p);
-    const auto next = std::upper_bound(k.begin(), k.end(), t, [](double v, const PoseKey &key) { return v < key.time; });
+    const auto next =
+        std::upper_bound(k.begin(), k.end(), t, [](double v, const PoseKey &key) { return v < key.time; });
     const PoseKey &b = *next;
     const PoseKey &a = *(next - 1);
     const double u = (t - a.time) / (b.time - a.time);

@@ -61,10 +61,10 @@ struct RiderWeld {
 };
 
 struct Rig {
-    std::string name;                   // the nearest ancestor Model's name, else the root part's
-    std::uint32_t model = kNoInstance;  // that Model
-    std::uint32_t root = kNoInstance;   // the root part (Part1 of no joint)
-    std::vector<std::uint32_t> joints;  // indices into RigSet::joints, every joint after its parent side's joint
+    std::string name;                  // the nearest ancestor Model's name, else the root part's
+    std::uint32_t model = kNoInstance; // that Model
+    std::uint32_t root = kNoInstance;  // the root part (Part1 of no joint)
+    std::vector<std::uint32_t> joints; // indices into RigSet::joints, every joint after its parent side's joint
 };
 
 struct RigSet {
@@ -116,6 +116,7 @@ struct Sequence {
 
 // Limits of a sequence read from a file (hostile input).
 constexpr double kMaxKeyframeTime = 86400.0; // seconds: later (or negative, or non-finite) keyframes are skipped
+constexpr double kTicksPerSecond = 2400.0;   // Studio's animation tick: key times within 0.01 tick of one snap to it
 
 // Every KeyframeSequence of the document, in document order. Keyframes with an unusable Time and Poses with a
 // repaired CFrame are reported in `warnings`.

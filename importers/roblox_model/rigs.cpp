@@ -53,9 +53,9 @@ bool BoolOf(const Document &doc, std::uint32_t i, std::string_view name, bool fa
 
 bool IsBasePart(const Document &doc, std::uint32_t i) {
     static const std::unordered_set<std::string_view> kClasses = {
-        "Part",          "MeshPart",           "WedgePart", "CornerWedgePart", "TrussPart",
-        "UnionOperation", "NegateOperation",   "IntersectOperation", "PartOperation", "Seat",
-        "VehicleSeat",   "SpawnLocation",      "SkateboardPlatform", "FlagStand",  "Platform"};
+        "Part",           "MeshPart",        "WedgePart",          "CornerWedgePart", "TrussPart",
+        "UnionOperation", "NegateOperation", "IntersectOperation", "PartOperation",   "Seat",
+        "VehicleSeat",    "SpawnLocation",   "SkateboardPlatform", "FlagStand",       "Platform"};
     return kClasses.count(doc.className(doc.instances[i])) != 0 && CFrameOf(doc, i, "CFrame") != nullptr;
 }
 
@@ -89,8 +89,8 @@ void WalkRig(const Document &doc, const std::vector<Motor> &motors, const std::v
     for (std::size_t m : component) { // component order = document order of the motors
         for (std::uint32_t p : {motors[m].part0, motors[m].part1}) {
             if (isPart1.count(p) != 0) continue;
-            if (root == kNoInstance || (doc.instances[p].name == "HumanoidRootPart" &&
-                                        doc.instances[root].name != "HumanoidRootPart"))
+            if (root == kNoInstance ||
+                (doc.instances[p].name == "HumanoidRootPart" && doc.instances[root].name != "HumanoidRootPart"))
                 root = p;
         }
     }
@@ -319,7 +319,13 @@ struct SequenceReader {
     }
 
     void keyframe(std::uint32_t k) {
-        const double time = NumberOf(doc, k, "Time", 0);
+        double time = NumberOf(doc, k, "Time", 0);
+        // Studio rounds key times to its 1/2400 s tick and stores them as float32: snap them back (0.6333333 s is
+        // tick 1520), so that durations and key times come out whole ticks.
+        if (std::isfinite(time) && std::fabs(time) <= kMaxKeyframeTime) {
+            const double ticks = std::round(time * kTicksPerSecond);
+            if (std::fabs(time * kTicksPerSecond - ticks) < 0.01) time = ticks / kTicksPerSecond;
+        }
         if (!std::isfinite(time) || time < 0 || time > kMaxKeyframeTime) {
             warnings.push_back("KeyframeSequence '" + seq.name + "': keyframe at time " + std::to_string(time) +
                                " s skipped (times must lie in 0.." + std::to_string(int(kMaxKeyframeTime)) + " s)");

@@ -1,7 +1,10 @@
 # Runs inside Blender (blender -b --factory-startup --python-exit-code 1 -P blender_probe.py -- FILE.glb): imports
 # the glb with Blender's own glTF importer into an empty scene and prints one line "RESULT {json}" with what a
 # user would see: objects per type, vertices, armature bones, shape keys, actions and their F-curves, custom
-# properties, and the dimensions of named objects. Used by scripts/check-consumers.
+# properties, and the dimensions of named objects; given NAME@FRAME arguments after the file, the world position of
+# object NAME at FRAME (after frame_set: animations applied); an argument anim=NAME first plays the glTF animation NAME
+# (Blender 3.4 imports it as one action per object, "<NAME>_<object>", and stashes all but one in muted NLA tracks).
+# Used by scripts/check-consumers.
 import json
 import sys
 
@@ -13,7 +16,8 @@ if "bool" not in numpy.__dict__:
 
 import bpy  # noqa: E402
 
-path = sys.argv[sys.argv.index("--") + 1]
+args = sys.argv[sys.argv.index("--") + 1:]
+path = args[0]
 bpy.ops.wm.read_factory_settings(use_empty=True)
 if bpy.ops.import_scene.gltf(filepath=path) != {"FINISHED"}:
     raise SystemExit("the glTF importer did not finish")
@@ -39,4 +43,19 @@ for a in bpy.data.actions:
     out["actions"].append({"name": a.name, "curves": sorted(f.data_path for f in a.fcurves),
                            "keys": [len(f.keyframe_points) for f in a.fcurves],
                            "values": [[round(p.co[1], 5) for p in f.keyframe_points] for f in a.fcurves]})
+out["fps"] = bpy.context.scene.render.fps
+out["positions"] = {}
+for spec in args[1:]:
+    if spec.startswith("anim="):
+        for o in bpy.data.objects:
+            action = bpy.data.actions.get(spec[5:] + "_" + o.name)
+            if action is not None or o.animation_data is not None:
+                o.animation_data_create()
+                o.animation_data.action = action
+                for track in o.animation_data.nla_tracks:
+                    track.mute = True
+        continue
+    name, frame = spec.rsplit("@", 1)
+    bpy.context.scene.frame_set(int(frame))
+    out["positions"][spec] = [round(v, 6) for v in bpy.data.objects[name].matrix_world.translation]
 print("RESULT " + json.dumps(out))

@@ -2,7 +2,9 @@
 # source file as gamefmt's importer reads it (`gamefmt info --json`), not against the glb itself:
 #   * Blender (Debian's 3.4): a skinned Roblox mesh with FACS poses (bones, weights present, named shape keys),
 #     an animated Redguard model (an action whose F-curves change the shape-key values frame by frame) and a
-#     generated Roblox place (object counts, custom properties from the instances, sizes in metres);
+#     generated Roblox place (object counts, custom properties from the instances, sizes in metres) and the generated
+#     R15-like rig (its Walk action; parts where an evaluator of the reference's joint math, rbx_rig_eval.py, puts
+#     them at several frames, a welded sword included);
 #   * Open3D (Debian's python3-open3d under /usr/bin/python3): vertex and triangle totals of each file.
 # Usage: python3 scripts/consumers/check.py GAMEFMT GEN_TESTDATA OUTDIR
 import json
@@ -44,10 +46,10 @@ def info(path, *flags):
     return json.loads(run([gamefmt, "info", "--json", *flags, path]))
 
 
-def blender(glb):
+def blender(glb, *positions):
     env = dict(os.environ, HOME=os.path.join(out, "home"))  # Blender writes its config under $HOME
     return result_of(run(["blender", "-b", "--factory-startup", "--python-exit-code", "1", "-P",
-                          os.path.join(here, "blender_probe.py"), "--", glb], env=env))
+                          os.path.join(here, "blender_probe.py"), "--", glb, *positions], env=env))
 
 
 run([gen, "--all", os.path.join(out, "fixtures")])
@@ -57,6 +59,7 @@ files = {
     "rg": (os.path.join(root, "testdata", "rg-animated.3dc"), []),
     "sl": (os.path.join(root, "testdata", "sl-rigged.llmesh"), []),
     "place": (os.path.join(root, "testdata", "demo-place.rbxl"), ["--rbx-node-properties", "--rbx-asset-dir", assets]),
+    "rig": (os.path.join(root, "testdata", "demo-rig.rbxm"), []),
 }
 glbs = {}
 for name, (source, flags) in files.items():
@@ -104,6 +107,40 @@ check("place: Baseplate's class", base.get("rbx.ClassName"), "Part")
 size = base.get("rbx.props.size", [0, 0, 0])
 check("place: Baseplate's size in metres (studs x 0.28)", sorted(b["dimensions"]["Baseplate"]),
       sorted(round(s * 0.28, 5) for s in size))
+
+src = info(files["rig"][0], "-r")
+spec = [f"{name}@{frame}" for name in ("LeftHand", "RightFoot", "Head", "Sword") for frame in (0, 6, 12, 30)]
+b = blender(glbs["rig"], *spec)
+# Blender 3.4 makes one action per animated object, named <animation>_<node>.
+joints = ("Root", "Waist", "Neck", "LeftShoulder", "LeftElbow", "LeftWrist", "RightShoulder", "RightElbow",
+          "RightWrist", "LeftHip", "LeftKnee", "LeftAnkle", "RightHip", "RightKnee", "RightAnkle")
+check("rig: actions (Walk, one per joint node: every joint of the rig is keyed)", sorted(a["name"] for a in b["actions"]),
+      sorted(f"Walk_{n}:T" for n in joints))
+check("rig: Walk's channels", src["animations"][0]["nodeChannels"], 15)
+sys.path.insert(0, here)
+import rbx_rig_eval  # noqa: E402
+
+worst = 0.0
+for s in spec:
+    name, frame = s.rsplit("@", 1)
+    x, y, z = rbx_rig_eval.world_positions(gamefmt, files["rig"][0], "Walk", int(frame) / b["fps"], "Walker")[name]
+    expected = [x * 0.28, -z * 0.28, y * 0.28]  # studs → metres, glTF +Y up → Blender +Z up
+    worst = max(worst, max(abs(a - e) for a, e in zip(b["positions"][s], expected)))
+check("rig: parts at frames 0, 6, 12, 30 where the joint math puts them (within 1 mm)", worst < 1e-3, True)
+
+# A real R15 rig and its Walk (the shared corpus, when present): the same comparison.
+ams = os.path.join(root, "..", "shared", "corpus", "rbx", "public-places", "ams-melee.rbxl")
+if os.path.exists(ams):
+    glb = os.path.join(out, "ams-melee.glb")
+    run([gamefmt, "export", "-q", ams, glb])
+    spec = [f"{name}@{frame}" for name in ("LeftHand", "RightFoot", "LeftLowerArm") for frame in (0, 4, 9, 14)]
+    b = blender(glb, "anim=Walk", *spec)
+    worst = 0.0
+    for s in spec:
+        name, frame = s.rsplit("@", 1)
+        x, y, z = rbx_rig_eval.world_positions(gamefmt, ams, "Walk", int(frame) / b["fps"], "Animations")[name]
+        worst = max(worst, max(abs(a - e) for a, e in zip(b["positions"][s], [x * 0.28, -z * 0.28, y * 0.28])))
+    check("ams-melee R15 Walk: parts where the joint math puts them (within 1 mm)", worst < 1e-3, True)
 
 # ---- Open3D
 print("Open3D:")

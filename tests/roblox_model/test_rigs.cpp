@@ -237,10 +237,8 @@ TEST_P(RbxRigArm, EveryRowOfTheReferenceTable) {
         double t, ux, uy, uz, lx, ly, lz;
     };
     const Row rows[] = {
-        {0, 0, 5, -2, 0, 5, -4},
-        {0.5, 0, 5 + kH, -1 - kH, 0, 5 + 3.25 * kH, -1 - 2.75 * kH},
-        {1, 0, 6, -1, 0, 8, -0.5},
-        {1.5, 0, 6, -1, -kH, 7 + kH, -0.75},
+        {0, 0, 5, -2, 0, 5, -4},   {0.5, 0, 5 + kH, -1 - kH, 0, 5 + 3.25 * kH, -1 - 2.75 * kH},
+        {1, 0, 6, -1, 0, 8, -0.5}, {1.5, 0, 6, -1, -kH, 7 + kH, -0.75},
         {2, 0, 6, -1, -1, 7, -1},
     };
     for (const Row &row : rows) {
@@ -421,7 +419,15 @@ TEST(RbxAnimation, HalfBoundSequencesDriveTheRigAndListTheRest) {
     const ImportResult r = ImportDoc(b.doc, false);
     ASSERT_TRUE(r) << r.error;
     ASSERT_EQ(r.scene->mNumAnimations, 1u);
-    EXPECT_EQ(r.scene->mAnimations[0]->mNumChannels, 1u);
+    // Upper's keys, and Lower at rest (one identity key: every joint of the rig is keyed).
+    ASSERT_EQ(r.scene->mAnimations[0]->mNumChannels, 2u);
+    EXPECT_STREQ(r.scene->mAnimations[0]->mChannels[0]->mNodeName.C_Str(), "Shoulder:T");
+    const aiNodeAnim &rest = *r.scene->mAnimations[0]->mChannels[1];
+    EXPECT_STREQ(rest.mNodeName.C_Str(), "Elbow:T");
+    ASSERT_EQ(rest.mNumPositionKeys, 1u);
+    ASSERT_EQ(rest.mNumRotationKeys, 1u);
+    EXPECT_EQ(rest.mPositionKeys[0].mValue, aiVector3D(0, 0, 0));
+    EXPECT_EQ(rest.mRotationKeys[0].mValue, aiQuaternion(1, 0, 0, 0));
     std::string unbound;
     ASSERT_TRUE(GetMetadataText(r.scene->mMetaData, "anim.0.rbx.unboundTracks", unbound));
     EXPECT_EQ(unbound, "[\"Base/SwordAttach\"]");
@@ -506,22 +512,19 @@ TEST(RbxRigHostile, DuplicatePartNamesBindByBothNames) {
 
 TEST(RbxRigOptions, RigsAndAnimationsCanBeSwitchedOff) {
     const Document doc = ArmDocument();
-    const ImportResult off = ImportDoc(doc, false, [](Assimp::Importer &imp) {
-        imp.SetPropertyBool(GAMEFMT_RBX_RIGS, false);
-    });
+    const ImportResult off =
+        ImportDoc(doc, false, [](Assimp::Importer &imp) { imp.SetPropertyBool(GAMEFMT_RBX_RIGS, false); });
     ASSERT_TRUE(off) << off.error;
     EXPECT_EQ(CountNodes(off.scene->mRootNode, true), 0u);
     EXPECT_EQ(off.scene->mNumAnimations, 0u);
     EXPECT_STREQ(FindNode(off.scene->mRootNode, "Lower")->mParent->mName.C_Str(), "Arm");
-    const ImportResult still = ImportDoc(doc, false, [](Assimp::Importer &imp) {
-        imp.SetPropertyBool(GAMEFMT_RBX_ANIMATIONS, false);
-    });
+    const ImportResult still =
+        ImportDoc(doc, false, [](Assimp::Importer &imp) { imp.SetPropertyBool(GAMEFMT_RBX_ANIMATIONS, false); });
     ASSERT_TRUE(still) << still.error;
     EXPECT_EQ(CountNodes(still.scene->mRootNode, true), 4u);
     EXPECT_EQ(still.scene->mNumAnimations, 0u);
-    const ImportResult bad = ImportDoc(doc, false, [](Assimp::Importer &imp) {
-        imp.SetPropertyInteger(GAMEFMT_RBX_ANIMATION_FPS, 0);
-    });
+    const ImportResult bad =
+        ImportDoc(doc, false, [](Assimp::Importer &imp) { imp.SetPropertyInteger(GAMEFMT_RBX_ANIMATION_FPS, 0); });
     EXPECT_FALSE(bad);
     EXPECT_NE(bad.error.find("GAMEFMT_RBX_ANIMATION_FPS is 0; valid values: 1 to 1000"), std::string::npos);
 }
@@ -550,9 +553,10 @@ TEST(RbxRigCli, InfoListsAnimationsAndTheGlbCarriesThem) {
     std::memcpy(&jsonLength, bytes.data() + 12, 4);
     const std::string json(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
     EXPECT_NE(json.find("\"name\":\"Raise\""), std::string::npos);
-    EXPECT_NE(json.find("\"extras\":{\"rbx.sequence\":\"Raise\",\"rbx.rig\":\"Arm\",\"rbx.path\":\"Arm/AnimSaves/Raise\","
-                        "\"rbx.loop\":false,\"rbx.priority\":2,\"rbx.authoredHipHeight\":2,\"rbx.keyframes\":3}"),
-              std::string::npos)
+    EXPECT_NE(
+        json.find("\"extras\":{\"rbx.sequence\":\"Raise\",\"rbx.rig\":\"Arm\",\"rbx.path\":\"Arm/AnimSaves/Raise\","
+                  "\"rbx.loop\":false,\"rbx.priority\":2,\"rbx.authoredHipHeight\":2,\"rbx.keyframes\":3}"),
+        std::string::npos)
         << json;
     EXPECT_EQ(json.find("\"anim.0."), std::string::npos); // not in the scene's extras
     EXPECT_NE(json.find("\"name\":\"Shoulder:T\""), std::string::npos);
@@ -568,7 +572,11 @@ TEST(RbxRigCorpus, AmsMeleeR15AndItsSequences) {
     const aiScene &s = *r.scene;
     const aiAnimation *walk = AnimationNamed(s, "Walk");
     ASSERT_NE(walk, nullptr);
-    EXPECT_EQ(walk->mNumChannels, 12u);
+    // 12 tracks, all bound, and the R15 joints no track keys (Waist, Neck, RightWrist) held at rest.
+    EXPECT_EQ(walk->mNumChannels, 15u);
+    // Keyframe times are float32 (0.6 s stored as 0.60000002): snapped to Studio's tick, the length is 1440 ticks.
+    EXPECT_EQ(walk->mDuration, 1440.0);
+    EXPECT_EQ(AnimationNamed(s, "StunLeft")->mDuration, 1520.0); // 0.6333333 s
     EXPECT_EQ(GetMetadataInt(s.mMetaData, "anim.3.rbx.keyframes"), 5);
     // Every Motor6D's Part1 at rest is at its stored CFrame: the node under each `:T` joint node, found through the
     // joint's rbx.joint referent in the document read independently of the scene.
@@ -591,8 +599,8 @@ TEST(RbxRigCorpus, AmsMeleeR15AndItsSequences) {
         const rbx::Instance &motor = doc.instances.at(byReferent.at(referent));
         const auto &part1 = std::get<rbx::RefValue>(motor.find(*part1Name)->value.data);
         const auto &c = std::get<rbx::CFrame>(doc.findProperty(doc.instances.at(part1.target), "CFrame")->value.data);
-        EXPECT_TRUE(Near(WorldAt(s, nullptr, n->mChildren[0]->mName.C_Str(), 0), c.position.x, c.position.y,
-                         c.position.z))
+        EXPECT_TRUE(
+            Near(WorldAt(s, nullptr, n->mChildren[0]->mName.C_Str(), 0), c.position.x, c.position.y, c.position.z))
             << name;
         ++checked;
     }
