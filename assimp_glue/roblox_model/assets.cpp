@@ -7,6 +7,7 @@
 #include "common/compression.hpp"
 #include "common/error.hpp"
 #include "common/text_number.hpp"
+#include "importers/roblox_model/detect.hpp"
 #include "importers/roblox_model/dom.hpp"
 
 #include <assimp/IOSystem.hpp>
@@ -113,6 +114,8 @@ std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders,
             out.push_back(Join(dir, key.value));
             if (kind == RbxAssetKind::Mesh) {
                 out.push_back(Join(dir, key.value + ".mesh"));
+            } else if (kind == RbxAssetKind::Animation) {
+                for (const char *ext : {".rbxm", ".rbxmx"}) out.push_back(Join(dir, key.value + ext));
             } else {
                 for (const char *ext : {".png", ".jpg", ".jpeg"}) out.push_back(Join(dir, key.value + ext));
             }
@@ -135,6 +138,14 @@ std::string SniffAsset(const std::uint8_t *data, std::size_t size) {
     std::string image = SniffImage(data, size);
     if (!image.empty()) return image;
     if (size >= 9 && std::memcmp(data, "version ", 8) == 0 && data[8] >= '0' && data[8] <= '9') return "mesh";
+    switch (rbx::Detect(data, size)) {
+    case rbx::Encoding::Binary:
+        return "rbxm";
+    case rbx::Encoding::Xml:
+        return "rbxmx";
+    case rbx::Encoding::None:
+        break;
+    }
     return {};
 }
 
@@ -172,12 +183,17 @@ RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string
                     bytes = InflateGzip(bytes.data(), bytes.size(), "Roblox asset (gzip)", 0, limits);
                 }
                 std::string format = SniffAsset(bytes.data(), bytes.size());
-                const bool fits = kind == RbxAssetKind::Mesh ? format == "mesh" : (format == "png" || format == "jpg");
+                const bool fits = kind == RbxAssetKind::Mesh        ? format == "mesh"
+                                  : kind == RbxAssetKind::Animation ? (format == "rbxm" || format == "rbxmx")
+                                                                    : (format == "png" || format == "jpg");
                 if (!fits) {
                     LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
-                            (format.empty() ? std::string("neither a Roblox mesh nor a PNG or JPEG image")
+                            (format.empty() ? std::string("neither a Roblox mesh or model nor a PNG or JPEG image")
                                             : "a " + format + " file") +
-                            "; not used as " + (kind == RbxAssetKind::Mesh ? "a mesh" : "an image"));
+                            "; not used as " +
+                            (kind == RbxAssetKind::Mesh        ? "a mesh"
+                             : kind == RbxAssetKind::Animation ? "an animation"
+                                                               : "an image"));
                     continue;
                 }
                 return RbxAsset{std::move(bytes), std::move(format), path};

@@ -26,7 +26,8 @@ struct RbxContentKey {
 RbxContentKey ParseContentUri(std::string_view uri);
 
 // The files a key may be, in the order they are tried, under each folder of `folders`: an id is "<dir>/<id>",
-// then ".png", ".jpg", ".jpeg" (images) or ".mesh" (meshes); a path is "<dir>/<path>", "<dir>/content/<path>",
+// then ".png", ".jpg", ".jpeg" (images), ".mesh" (meshes) or ".rbxm", ".rbxmx" (animations); a path is "<dir>/<path>",
+// "<dir>/content/<path>",
 // "<dir>/PlatformContent/pc/<path>", "<dir>/ExtraContent/<path>".
 std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key,
                                         RbxAssetKind kind = RbxAssetKind::Image);
@@ -34,7 +35,7 @@ std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders,
 // "png" or "jpg" when the bytes start like a PNG or a JPEG file; empty otherwise.
 std::string SniffImage(const std::uint8_t *data, std::size_t size);
 
-// "png", "jpg", "mesh" (a Roblox mesh: "version " then a digit) or empty.
+// "png", "jpg", "mesh" (a Roblox mesh: "version " then a digit), "rbxm"/"rbxmx" (a Roblox model) or empty.
 std::string SniffAsset(const std::uint8_t *data, std::size_t size);
 
 // The asset folders of a GAMEFMT_RBX_ASSET_DIR value: separated by ';' (or new lines), blanks dropped.

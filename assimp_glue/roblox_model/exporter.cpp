@@ -5,14 +5,17 @@
 #include "assimp_glue/common/io_util.hpp"
 #include "assimp_glue/common/scene_util.hpp"
 #include "assimp_glue/roblox_mesh/exporter.hpp"
+#include "assimp_glue/roblox_model/anim_export.hpp"
 #include "assimp_glue/roblox_model/generic_export.hpp"
 #include "assimp_glue/roblox_model/scene.hpp"
 #include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
 
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Exceptional.h>
 #include <assimp/IOStream.hpp>
@@ -89,9 +92,50 @@ GenericRbxResult GenericExport(const std::string &file, Assimp::IOSystem *io, co
     return result;
 }
 
+// The rig the animation export targets: GAMEFMT_RBX_ANIMATION_RIG's file, else the scene's own document.
+rbx::Document AnimationRig(const aiScene &scene, Assimp::IOSystem *io, const Assimp::ExportProperties *props) {
+    std::string rigFile;
+    if (props != nullptr && ReadExportText(*props, GAMEFMT_RBX_ANIMATION_RIG, rigFile) && !rigFile.empty()) {
+        // ExportToBlob's IOSystem only writes: then the file system.
+        std::vector<std::uint8_t> bytes;
+        Assimp::DefaultIOSystem disk;
+        if (!TryReadFile(io, rigFile, kMaxInputFileSize, bytes) &&
+            !TryReadFile(&disk, rigFile, kMaxInputFileSize, bytes))
+            throw FormatError(rbx::kFormatName, "cannot read the rig file \"" + SanitizeForAiString(rigFile, 200) +
+                                                    "\" (GAMEFMT_RBX_ANIMATION_RIG, --rbx-animation-rig)");
+        return rbx::ReadDocument(bytes.data(), bytes.size());
+    }
+    if (!IsRobloxModelScene(scene))
+        throw FormatError(rbx::kFormatName, "writing animations for Roblox needs the rig they are for: give the "
+                                            "Roblox file that holds it (GAMEFMT_RBX_ANIMATION_RIG, "
+                                            "--rbx-animation-rig FILE)");
+    rbx::Document doc;
+    DocumentFromScene(scene, doc);
+    return doc;
+}
+
+void ExportAnimations(const std::string &file, Assimp::IOSystem *io, const aiScene *scene,
+                      const Assimp::ExportProperties *props, bool xml) {
+    RunExport("Roblox animation", rbx::kFormatName, scene, io, [&] {
+        const rbx::Document doc = AnimationsToRoblox(*scene, AnimationRig(*scene, io, props));
+        if (xml) {
+            const std::string text = rbx::WriteXml(doc);
+            return ExportedFiles{{file, std::vector<std::uint8_t>(text.begin(), text.end())}};
+        }
+        rbx::BinaryWriteOptions binary;
+        binary.compression = CompressionOption(props);
+        return ExportedFiles{{file, rbx::WriteBinary(doc, binary)}};
+    });
+}
+
 void Export(const char *path, Assimp::IOSystem *io, const aiScene *scene, const Assimp::ExportProperties *props,
             bool xml) {
     const std::string file = path != nullptr ? path : "";
+    if (scene != nullptr && props != nullptr &&
+        ReadExportBool(*props, GAMEFMT_RBX_ANIMATION_ONLY, rbx::kFormatName).value_or(false)) {
+        ExportAnimations(file, io, scene, props, xml);
+        return;
+    }
     if (scene != nullptr && !IsRobloxModelScene(*scene)) {
         // Any other scene: a document of Models and MeshParts plus sidecar meshes and images beside the file.
         RunExport("Roblox model", rbx::kFormatName, scene, io, [&] {
@@ -130,6 +174,12 @@ void ExportBinary(const char *p, Assimp::IOSystem *io, const aiScene *s, const A
 void ExportXml(const char *p, Assimp::IOSystem *io, const aiScene *s, const Assimp::ExportProperties *props) {
     Export(p, io, s, props, true);
 }
+void ExportAnimBinary(const char *p, Assimp::IOSystem *io, const aiScene *s, const Assimp::ExportProperties *props) {
+    ExportAnimations(p != nullptr ? p : "", io, s, props, false);
+}
+void ExportAnimXml(const char *p, Assimp::IOSystem *io, const aiScene *s, const Assimp::ExportProperties *props) {
+    ExportAnimations(p != nullptr ? p : "", io, s, props, true);
+}
 
 } // namespace
 
@@ -161,6 +211,14 @@ const std::vector<Assimp::Exporter::ExportFormatEntry> &RobloxModelExportEntries
               "Roblox XML model/place (.rbxmx; name the output .rbxlx for a place; other scenes get sidecar .mesh "
               "and image files)",
               "rbxmx", &ExportXml, 0),
+        Entry("rbxanim",
+              "Roblox KeyframeSequences of the scene's animations (.rbxm; the rig: the scene's own or "
+              "GAMEFMT_RBX_ANIMATION_RIG)",
+              "rbxm", &ExportAnimBinary, 0),
+        Entry("rbxanimx",
+              "Roblox KeyframeSequences of the scene's animations, XML (.rbxmx; the rig: the scene's own or "
+              "GAMEFMT_RBX_ANIMATION_RIG)",
+              "rbxmx", &ExportAnimXml, 0),
     };
     return entries;
 }

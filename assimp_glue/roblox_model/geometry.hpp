@@ -30,10 +30,10 @@ enum class RbxGeometryScope : std::uint8_t {
 };
 
 // What an asset is asked for as.
-enum class RbxAssetKind : std::uint8_t { Image, Mesh };
+enum class RbxAssetKind : std::uint8_t { Image, Mesh, Animation };
 
 // An asset found for a content URI (GAMEFMT_RBX_ASSET_DIR): its bytes (gzip already inflated) and what they
-// are, sniffed: "png", "jpg" or "mesh".
+// are, sniffed: "png", "jpg", "mesh", or "rbxm"/"rbxmx" (a Roblox model: animation assets).
 struct RbxAsset {
     std::vector<std::uint8_t> bytes;
     std::string format;

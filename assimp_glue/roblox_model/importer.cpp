@@ -97,6 +97,7 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
             throw FormatError("Roblox model", "asset folder \"" + SanitizeForAiString(folder, 200) +
                                                   "\" (GAMEFMT_RBX_ASSET_DIR, --asset-dir) does not exist");
     options.geometry.assets = MakeAssetResolver(io, mAssetFolders);
+    options.rig.assets = options.geometry.assets;
     ImportRobloxModel(bytes.data(), bytes.size(), read, options, scene);
     FinishImportedScene(scene, rbx::kFormatName, limits());
 }

@@ -2,9 +2,11 @@
 #include "assimp_glue/roblox_model/rigs.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"
+#include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "gamefmt/metadata.hpp"
 #include "importers/roblox_model/animation.hpp"
+#include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/value_text.hpp"
 
 #include <assimp/anim.h>
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 
@@ -31,7 +34,9 @@ bool RigsRead(std::string_view name) {
                                               "Loop",
                                               "Priority",
                                               "AuthoredHipHeight",
-                                              "Value"};
+                                              "Value",
+                                              "AnimationId",
+                                              "AnimationContent"};
     return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -311,13 +316,24 @@ struct AnimationOut {
     std::map<std::string, int> nameUses;
 };
 
-void AddAnimationMetadata(const rbx::Document &doc, const rbx::Sequence &seq, const rbx::Rig &rig,
-                          const std::vector<std::int64_t> &bind, AnimationOut &out) {
+// One sequence to import: from the file, or from the animation asset an Animation instance names.
+struct SequenceSource {
+    const rbx::Sequence &seq;
+    std::string name;        // the animation's name (before "@rig" and " #2")
+    std::string path;        // the instance path of the KeyframeSequence or the Animation
+    std::string animationId; // the asset's URI, for an asset
+    std::size_t rig;         // the rig it belongs to, or RigSet::rigs.size(): by binding
+};
+
+void AddAnimationMetadata(const SequenceSource &src, const rbx::Rig &rig, const std::vector<std::int64_t> &bind,
+                          AnimationOut &out) {
+    const rbx::Sequence &seq = src.seq;
     const std::string p = kAnimationMetadataPrefix + std::to_string(out.first + out.animations.size()) + ".";
     MetadataBuilder &md = out.metadata;
     md.add(p + "rbx.sequence", seq.name);
     md.add(p + "rbx.rig", rig.name);
-    md.add(p + "rbx.path", InstancePath(doc, seq.instance));
+    md.add(p + "rbx.path", src.path);
+    if (!src.animationId.empty()) md.add(p + "rbx.animationId", src.animationId);
     md.add(p + "rbx.loop", seq.loop);
     md.add(p + "rbx.priority", static_cast<std::int32_t>(std::clamp<std::int64_t>(seq.priority, INT32_MIN, INT32_MAX)));
     md.add(p + "rbx.authoredHipHeight", seq.authoredHipHeight);
@@ -337,9 +353,36 @@ void AddAnimationMetadata(const rbx::Document &doc, const rbx::Sequence &seq, co
     if (!unbound.empty()) md.add(p + "rbx.unboundTracks", unbound + "]");
 }
 
-void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNodes &rigNodes, const rbx::Sequence &seq,
+aiAnimation *MakeAnimation(const SequenceSource &src, const rbx::RigSet &set, const rbx::Rig &rig,
+                           const std::vector<std::int64_t> &bind, const RigNodes &rigNodes, unsigned fps) {
+    const rbx::Sequence &seq = src.seq;
+    std::vector<aiNodeAnim *> channels;
+    for (std::size_t t = 0; t < seq.tracks.size(); ++t)
+        if (bind[t] >= 0 && rigNodes.animated[static_cast<std::size_t>(bind[t])] != nullptr)
+            channels.push_back(
+                Channel(seq.tracks[t], rigNodes.tNames[static_cast<std::size_t>(bind[t])], seq.length, fps));
+    if (channels.empty()) return nullptr;
+    // Every other joint of the rig holds its rest pose (one key): players that keep a joint's last pose when
+    // switching animations (Blender's action switching) then show each animation as Roblox plays it alone.
+    std::vector<bool> keyed(set.joints.size(), false);
+    for (std::int64_t j : bind)
+        if (j >= 0) keyed[static_cast<std::size_t>(j)] = true;
+    for (std::uint32_t j : rig.joints)
+        if (!keyed[j] && rigNodes.animated[j] != nullptr) channels.push_back(RestChannel(rigNodes.tNames[j]));
+    auto *anim = new aiAnimation();
+    anim->mTicksPerSecond = kTicksPerSecond;
+    anim->mDuration = seq.length * kTicksPerSecond;
+    anim->mNumChannels = static_cast<unsigned>(channels.size());
+    anim->mChannels = CopyToNewArray(channels);
+    return anim;
+}
+
+void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNodes &rigNodes, const SequenceSource &src,
                  unsigned fps, AnimationOut &out) {
-    const auto chosen = ChooseRigs(doc, set, seq);
+    const rbx::Sequence &seq = src.seq;
+    auto chosen = ChooseRigs(doc, set, seq);
+    if (src.rig < set.rigs.size()) // an Animation under a rig's Animator: that rig
+        chosen.assign(1, {src.rig, rbx::BindTracks(doc, set, set.rigs[src.rig], seq)});
     if (chosen.empty()) {
         LogWarn(kModule + "KeyframeSequence '" + seq.name + "' (" + std::to_string(seq.tracks.size()) +
                 " tracks) binds to no rig's joints in this file; not imported");
@@ -347,29 +390,13 @@ void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNode
     }
     for (const auto &[r, bind] : chosen) {
         const rbx::Rig &rig = set.rigs[r];
-        std::vector<aiNodeAnim *> channels;
-        for (std::size_t t = 0; t < seq.tracks.size(); ++t)
-            if (bind[t] >= 0 && rigNodes.animated[static_cast<std::size_t>(bind[t])] != nullptr)
-                channels.push_back(
-                    Channel(seq.tracks[t], rigNodes.tNames[static_cast<std::size_t>(bind[t])], seq.length, fps));
-        if (channels.empty()) continue;
-        // Every other joint of the rig holds its rest pose (one key): players that keep a joint's last pose when
-        // switching animations (Blender's action switching) then show each animation as Roblox plays it alone.
-        std::vector<bool> keyed(set.joints.size(), false);
-        for (std::int64_t j : bind)
-            if (j >= 0) keyed[static_cast<std::size_t>(j)] = true;
-        for (std::uint32_t j : rig.joints)
-            if (!keyed[j] && rigNodes.animated[j] != nullptr) channels.push_back(RestChannel(rigNodes.tNames[j]));
-        std::string name = chosen.size() == 1 ? seq.name : seq.name + "@" + rig.name;
+        aiAnimation *anim = MakeAnimation(src, set, rig, bind, rigNodes, fps);
+        if (anim == nullptr) continue;
+        std::string name = chosen.size() == 1 ? src.name : src.name + "@" + rig.name;
         const int use = ++out.nameUses[name];
         if (use > 1) name += " #" + std::to_string(use);
-        AddAnimationMetadata(doc, seq, rig, bind, out);
-        auto *anim = new aiAnimation();
         anim->mName = ToAiString(SanitizeForAiString(name));
-        anim->mTicksPerSecond = kTicksPerSecond;
-        anim->mDuration = seq.length * kTicksPerSecond;
-        anim->mNumChannels = static_cast<unsigned>(channels.size());
-        anim->mChannels = CopyToNewArray(channels);
+        AddAnimationMetadata(src, rig, bind, out);
         out.animations.push_back(anim);
         const std::size_t unbound = static_cast<std::size_t>(std::count(bind.begin(), bind.end(), -1));
         if (unbound != 0)
@@ -377,6 +404,72 @@ void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNode
                     std::to_string(bind.size()) + " tracks bind to no joint of rig '" + rig.name +
                     "' (listed in the animation's rbx.unboundTracks)");
     }
+}
+
+// The URI an Animation names: AnimationId, else AnimationContent's.
+std::string AnimationUri(const rbx::Document &doc, const rbx::Instance &inst) {
+    if (const rbx::Property *p = doc.findProperty(inst, "AnimationId"))
+        if (const auto *text = std::get_if<std::string>(&p->value.data); text != nullptr && !text->empty())
+            return *text;
+    if (const rbx::Property *p = doc.findProperty(inst, "AnimationContent"))
+        if (const auto *c = std::get_if<rbx::Content>(&p->value.data);
+            c != nullptr && c->source == rbx::Content::Source::Uri)
+            return c->uri;
+    return {};
+}
+
+// The KeyframeSequences of the animation asset `uri` names (empty when unresolved or unreadable: warned).
+std::vector<rbx::Sequence> AssetSequences(const std::string &uri, const RbxAssetResolver &assets) {
+    const std::optional<RbxAsset> asset = assets(uri, RbxAssetKind::Animation);
+    if (!asset) return {};
+    std::vector<std::string> warnings;
+    try {
+        const rbx::Document doc = rbx::ReadDocument(asset->bytes.data(), asset->bytes.size());
+        std::vector<rbx::Sequence> out = rbx::ReadSequences(doc, warnings);
+        for (const std::string &w : warnings) LogWarn(kModule + SanitizeForAiString(asset->path, 300) + ": " + w);
+        if (out.empty())
+            LogWarn(kModule + "animation asset " + SanitizeForAiString(asset->path, 300) +
+                    " holds no KeyframeSequence (CurveAnimation assets are not read yet)");
+        return out;
+    } catch (const FormatError &e) {
+        LogWarn(kModule + "animation asset " + SanitizeForAiString(asset->path, 300) + " cannot be read: " + e.what());
+        return {};
+    }
+}
+
+// Animation instances: their assets' sequences, for the rig whose Animator (or AnimationController) holds them.
+void AddAnimationAssets(const rbx::Document &doc, const rbx::RigSet &set, const RigNodes &rigNodes,
+                        const RbxRigOptions &options, AnimationOut &out) {
+    std::map<std::string, std::vector<rbx::Sequence>> cache;
+    std::set<std::string> missing;
+    for (std::uint32_t i = 0; i < doc.instances.size(); ++i) {
+        const rbx::Instance &inst = doc.instances[i];
+        if (doc.className(inst) != "Animation") continue;
+        const std::string uri = AnimationUri(doc, inst);
+        if (uri.empty()) continue;
+        auto it = cache.find(uri);
+        if (it == cache.end())
+            it = cache.emplace(uri, options.assets ? AssetSequences(uri, options.assets) : std::vector<rbx::Sequence>())
+                     .first;
+        if (it->second.empty()) {
+            missing.insert(uri);
+            continue;
+        }
+        std::size_t rig = set.rigs.size();
+        std::size_t guard = doc.instances.size();
+        for (std::uint32_t a = inst.parent; a != rbx::kNoInstance && guard-- > 0 && rig == set.rigs.size();
+             a = doc.instances[a].parent)
+            for (std::size_t r = 0; r < set.rigs.size(); ++r)
+                if (set.rigs[r].model == a) rig = r;
+        for (const rbx::Sequence &seq : it->second)
+            if (!seq.tracks.empty())
+                AddSequence(doc, set, rigNodes, {seq, inst.name, InstancePath(doc, i), uri, rig}, options.fps, out);
+    }
+    if (!missing.empty())
+        LogWarn(kModule + std::to_string(missing.size()) + " animation asset(s) named by Animation instances are not " +
+                (options.assets ? "in the asset folders" : "looked up (no asset folder given: --asset-dir)") +
+                ": put their downloaded .rbxm/.rbxmx there as <id> or <id>.rbxm (`gamefmt assets --missing` lists "
+                "the ids)");
 }
 
 void AppendAnimations(aiScene *scene, AnimationOut &out) {
@@ -409,10 +502,12 @@ void AddRobloxRigs(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
             ++empty;
             continue;
         }
-        AddSequence(doc, set, rigNodes, seq, std::max(1u, options.fps), out);
+        AddSequence(doc, set, rigNodes, {seq, seq.name, InstancePath(doc, seq.instance), {}, set.rigs.size()},
+                    std::max(1u, options.fps), out);
     }
     if (empty != 0)
         LogWarn(kModule + std::to_string(empty) + " KeyframeSequence(s) without a single keyed Pose skipped");
+    AddAnimationAssets(doc, set, rigNodes, options, out);
     AppendAnimations(scene, out);
 }
 

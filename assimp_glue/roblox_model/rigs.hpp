@@ -4,6 +4,8 @@
 // aiAnimation per (KeyframeSequence, rig) whose tracks bind.
 #pragma once
 
+#include "assimp_glue/roblox_model/geometry.hpp"
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -34,6 +36,9 @@ struct RbxRigOptions {
     bool rigs = true;       // GAMEFMT_RBX_RIGS
     bool animations = true; // GAMEFMT_RBX_ANIMATIONS (needs rigs)
     unsigned fps = 60;      // GAMEFMT_RBX_ANIMATION_FPS: baking rate of non-linear easing
+    // Animation assets (an Animation's AnimationId: a downloaded .rbxm/.rbxmx holding a KeyframeSequence) are read
+    // through this (GAMEFMT_RBX_ASSET_DIR); null: they stay unresolved.
+    RbxAssetResolver assets;
 };
 
 // The properties rigs and animations read (ImportRobloxModel keeps them when it decodes only what it needs).

@@ -103,6 +103,17 @@
 // error bound is in docs/roblox-model.md. CLI: --rbx-animation-fps N
 #define GAMEFMT_RBX_ANIMATION_FPS "GAMEFMT_RBX_ANIMATION_FPS"
 
+// Export (bool, default false): the rbxm/rbxmx exporters write the scene's animations as KeyframeSequences (one
+// per animation, for Studio's Animation Editor) instead of the scene: ../shared/formats/roblox-animation.md §8,
+// docs/roblox-model.md "Animations back to Roblox". The export ids rbxanim / rbxanimx do the same.
+// CLI: --rbx-animation-only
+#define GAMEFMT_RBX_ANIMATION_ONLY "GAMEFMT_RBX_ANIMATION_ONLY"
+
+// Export (string, default ""): the .rbxm/.rbxl/.rbxmx/.rbxlx holding the rig those KeyframeSequences are for (its
+// Motor6Ds' C0/C1, part names and Humanoid.HipHeight); empty: the scene's own rig (a scene read from a Roblox
+// file). CLI: --rbx-animation-rig FILE
+#define GAMEFMT_RBX_ANIMATION_RIG "GAMEFMT_RBX_ANIMATION_RIG"
+
 // Import (string, default ""): folders of downloaded assets or Roblox Studio installs, separated by ';',
 // searched in order for the meshes of MeshParts and FileMeshes and the images of textures, SurfaceAppearances
 // and decals (docs/roblox-model.md: "rbxassetid://123" → "<dir>/123", then "123.mesh" for meshes or

@@ -114,7 +114,7 @@ TEST(RbxAssets, FoldersAreSearchedInOrderThroughTheImporter) {
     EXPECT_EQ(r.scene->mRootNode->FindNode("ByPath")->mNumMeshes, 1u);
     bool warned = false;
     for (const std::string &line : r.log)
-        warned = warned || line.find("is neither a Roblox mesh nor a PNG or JPEG image") != std::string::npos;
+        warned = warned || line.find("is neither a Roblox mesh or model nor a PNG or JPEG image") != std::string::npos;
     EXPECT_TRUE(warned);
 
     // A named folder that does not exist is an error, not silently missing images.

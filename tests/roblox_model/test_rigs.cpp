@@ -4,6 +4,7 @@
 // binding, hostile input, options, the lossless .rbxm/.rbxmx round trip with rigs present, and the corpus.
 #include "assimp_glue/roblox_model/rigs.hpp"
 #include "cli/run_cli.hpp"
+#include "common/utf8_path.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "gamefmt/metadata.hpp"
@@ -560,6 +561,228 @@ TEST(RbxRigCli, InfoListsAnimationsAndTheGlbCarriesThem) {
         << json;
     EXPECT_EQ(json.find("\"anim.0."), std::string::npos); // not in the scene's extras
     EXPECT_NE(json.find("\"name\":\"Shoulder:T\""), std::string::npos);
+}
+
+// ------------------------------------------------------------------ animation assets
+
+// The Arm with Humanoid → Animator → Animation "RaiseAnim" (AnimationId rbxassetid://4242); the asset folder holds
+// 4242.rbxm: the Raise KeyframeSequence alone, as an uploaded animation is.
+std::filesystem::path ArmWithAnimationAsset(Document &rig) {
+    RigBuilder b;
+    const std::uint32_t model = AddArm(b, "Arm");
+    const std::uint32_t animator =
+        b.doc.addInstance("Animator", "Animator", b.doc.addInstance("Humanoid", "Humanoid", model));
+    const std::uint32_t anim = b.doc.addInstance("Animation", "RaiseAnim", animator);
+    rbx::AddProperty(b.doc, anim, "AnimationId", rbx::Type::String, std::string("rbxassetid://4242"));
+    rig = std::move(b.doc);
+    RigBuilder asset;
+    AddRaise(asset, kNoInstance);
+    const std::filesystem::path dir = test::ScratchDir("rbx-anim-assets");
+    test::WriteBytes(dir / "4242.rbxm", rbx::WriteBinary(asset.doc));
+    test::WriteBytes(dir / "arm.rbxm", rbx::WriteBinary(rig));
+    return dir;
+}
+
+TEST(RbxAnimationAssets, AnAnimatorsAnimationPlaysItsAsset) {
+    Document rig;
+    const std::filesystem::path dir = ArmWithAnimationAsset(rig);
+    const ImportResult r = ImportDoc(
+        rig, false, [&](Assimp::Importer &imp) { imp.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, PathToUtf8(dir)); });
+    ASSERT_TRUE(r) << r.error;
+    const aiAnimation *anim = AnimationNamed(*r.scene, "RaiseAnim");
+    ASSERT_NE(anim, nullptr);
+    EXPECT_TRUE(Near(WorldAt(*r.scene, anim, "Lower", 1), 0, 8, -0.5));
+    EXPECT_TRUE(Near(WorldAt(*r.scene, anim, "Lower", 1.5), -kH, 7 + kH, -0.75));
+    std::string text;
+    ASSERT_TRUE(GetMetadataText(r.scene->mMetaData, "anim.0.rbx.animationId", text));
+    EXPECT_EQ(text, "rbxassetid://4242");
+    ASSERT_TRUE(GetMetadataText(r.scene->mMetaData, "anim.0.rbx.path", text));
+    EXPECT_EQ(text, "Arm/Humanoid/Animator/RaiseAnim");
+    ASSERT_TRUE(GetMetadataText(r.scene->mMetaData, "anim.0.rbx.sequence", text));
+    EXPECT_EQ(text, "Raise");
+}
+
+TEST(RbxAnimationAssets, MissingOrWrongAssetsAreReported) {
+    Document rig;
+    const std::filesystem::path dir = ArmWithAnimationAsset(rig);
+    const ImportResult none = ImportDoc(rig, false);
+    ASSERT_TRUE(none) << none.error;
+    EXPECT_EQ(none.scene->mNumAnimations, 0u);
+    EXPECT_TRUE(LogHas(none, "1 animation asset(s) named by Animation instances are not looked up"));
+    // A PNG where the animation should be: not used, said so, and the animation stays missing.
+    const std::filesystem::path wrong = test::ScratchDir("rbx-anim-assets-wrong");
+    test::WriteBytes(wrong / "4242", test::ReadBytes(test::TestDataDir() / "rbx-assets" / "1001.png"));
+    const ImportResult bad = ImportDoc(
+        rig, false, [&](Assimp::Importer &imp) { imp.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, PathToUtf8(wrong)); });
+    ASSERT_TRUE(bad) << bad.error;
+    EXPECT_EQ(bad.scene->mNumAnimations, 0u);
+    EXPECT_TRUE(LogHas(bad, "is a png file; not used as an animation"));
+    EXPECT_TRUE(LogHas(bad, "are not in the asset folders"));
+    // `gamefmt assets --missing` names the id without the folder, and finds it with.
+    const test::CliResult missing = test::Cli({"assets", "--missing", PathToUtf8(dir / "arm.rbxm")});
+    ASSERT_EQ(missing.code, 0) << missing.err;
+    EXPECT_EQ(missing.out, "4242\n");
+    const test::CliResult found = test::Cli({"assets", "--asset-dir", PathToUtf8(dir), PathToUtf8(dir / "arm.rbxm")});
+    ASSERT_EQ(found.code, 0) << found.err;
+    EXPECT_NE(found.out.find("rbxassetid://4242  animation  found"), std::string::npos) << found.out;
+}
+
+// ------------------------------------------------------------------ the reverse (§8)
+
+// The KeyframeSequences `id` writes for `scene` (rig: the scene's own, or the file `rig`).
+Document ExportAnimations(const aiScene *scene, const char *id, const std::string &rig = {}) {
+    Assimp::Exporter exporter;
+    RegisterExporters(exporter);
+    Assimp::ExportProperties props;
+    if (!rig.empty()) props.SetPropertyString(GAMEFMT_RBX_ANIMATION_RIG, rig);
+    const aiExportDataBlob *blob = exporter.ExportToBlob(scene, id, 0, &props);
+    EXPECT_NE(blob, nullptr) << id << ": " << exporter.GetErrorString();
+    if (blob == nullptr) return {};
+    return rbx::ReadDocument(static_cast<const std::uint8_t *>(blob->data), blob->size);
+}
+
+// Every track of `original`'s sequence named `name` has, in `back`'s, the same Transform at each of `times` (10⁻⁴).
+void ExpectSameTransforms(const Document &original, const Document &back, const std::string &name,
+                          const std::vector<double> &times) {
+    std::vector<std::string> warnings;
+    const auto find = [&](const Document &doc) {
+        for (rbx::Sequence &s : rbx::ReadSequences(doc, warnings))
+            if (s.name == name) return s;
+        ADD_FAILURE() << "no sequence " << name;
+        return rbx::Sequence();
+    };
+    const rbx::Sequence a = find(original), b = find(back);
+    ASSERT_FALSE(a.tracks.empty());
+    for (const rbx::Track &ta : a.tracks) {
+        const rbx::Track *tb = nullptr;
+        for (const rbx::Track &t : b.tracks)
+            if (t.name == ta.name && t.parent == ta.parent) tb = &t;
+        ASSERT_NE(tb, nullptr) << ta.parent << "/" << ta.name;
+        for (double t : times) {
+            const rbx::Rigid x = rbx::EvaluateTrack(ta, t), y = rbx::EvaluateTrack(*tb, t);
+            for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(x.p[i], y.p[i], 1e-4) << ta.name << " t=" << t;
+            for (std::size_t i = 0; i < 9; ++i) EXPECT_NEAR(x.r[i], y.r[i], 1e-4) << ta.name << " t=" << t;
+        }
+    }
+}
+
+TEST(RbxAnimationExport, RbxmToKeyframeSequencesKeepsEveryTransform) {
+    const Document arm = ArmDocument();
+    const ImportResult r = ImportDoc(arm, false);
+    ASSERT_TRUE(r) << r.error;
+    for (const char *id : {"rbxanim", "rbxanimx"}) {
+        const Document back = ExportAnimations(r.scene, id);
+        ASSERT_EQ(back.roots.size(), 1u) << id;
+        const rbx::Instance &seq = back.instances[back.roots[0]];
+        EXPECT_EQ(back.className(seq), "KeyframeSequence");
+        EXPECT_EQ(seq.name, "Raise");
+        EXPECT_EQ(seq.children.size(), 3u); // keyframes at 0, 1, 2
+        ExpectSameTransforms(arm, back, "Raise", {0, 0.25, 0.5, 1, 1.5, 2});
+        // Loop false travelled through the animation's metadata; the top Pose is the root part, Weight 0.
+        const rbx::Property *loop = back.findProperty(seq, "Loop");
+        ASSERT_NE(loop, nullptr);
+        EXPECT_FALSE(std::get<bool>(loop->value.data));
+        const rbx::Instance &key = back.instances[seq.children[0]];
+        ASSERT_EQ(key.children.size(), 1u);
+        EXPECT_EQ(back.instances[key.children[0]].name, "Base");
+    }
+}
+
+TEST(RbxAnimationExport, ThroughGlbAndStockAssimpWithARigFile) {
+    const Document arm = ArmDocument();
+    const std::filesystem::path dir = test::ScratchDir("rbx-anim-export");
+    test::WriteBytes(dir / "arm.rbxm", rbx::WriteBinary(arm));
+    const ImportResult r = test::ImportFile(dir / "arm.rbxm");
+    ASSERT_TRUE(r) << r.error;
+    const test::Exported glb = test::ExportScene(r.scene, "gamefmt-glb");
+    ASSERT_TRUE(glb.ok) << glb.error;
+    // Assimp's own glTF importer reads it back (metres, no rbx metadata): the rig comes from the file.
+    Assimp::Importer importer;
+    const aiScene *scene = importer.ReadFileFromMemory(glb.bytes.data(), glb.bytes.size(), 0, "glb");
+    ASSERT_NE(scene, nullptr) << importer.GetErrorString();
+    ExpectSameTransforms(arm, ExportAnimations(scene, "rbxanim", PathToUtf8(dir / "arm.rbxm")), "Raise",
+                         {0, 0.5, 1, 1.5, 2});
+}
+
+// The synthetic rig animated the way Blender exports a scene it imported: part nodes side by side, world
+// transforms animated, in metres (§9.1's table, ×0.28); the joint Transforms follow T = C0⁻¹·P0⁻¹·P1·C1.
+TEST(RbxAnimationExport, WorldSpaceAnimatedPartsConvertThroughTheJoints) {
+    struct Pose {
+        double x, y, z;
+        rbx::Rigid rot;
+    };
+    const auto rot = [](std::array<float, 9> r) { return rbx::RigidFromCFrame(At(0, 0, 0, r)); };
+    const rbx::Rigid id, rx90 = rot(kRx90), ry90 = rot(kRy90);
+    const rbx::Rigid rx45 = rbx::RigidFromQuat(rbx::Slerp({}, rbx::QuatFromRigid(rx90), 0.5), {0, 0, 0});
+    const rbx::Rigid ry45 = rbx::RigidFromQuat(rbx::Slerp({}, rbx::QuatFromRigid(ry90), 0.5), {0, 0, 0});
+    const double times[] = {0, 0.5, 1, 1.5, 2};
+    const std::vector<Pose> upper = {
+        {0, 5, -2, id}, {0, 5 + kH, -1 - kH, rx45}, {0, 6, -1, rx90}, {0, 6, -1, rx90}, {0, 6, -1, rx90}};
+    const std::vector<Pose> lower = {{0, 5, -4, id},
+                                     {0, 5 + 3.25 * kH, -1 - 2.75 * kH, rx45},
+                                     {0, 8, -0.5, rx90},
+                                     {-kH, 7 + kH, -0.75, rx90 * ry45},
+                                     {-1, 7, -1, rx90 * ry90}};
+    aiScene scene;
+    scene.mRootNode = new aiNode("Root");
+    const char *names[] = {"Base", "Upper", "Lower"};
+    scene.mRootNode->mNumChildren = 3;
+    scene.mRootNode->mChildren = new aiNode *[3];
+    for (unsigned i = 0; i < 3; ++i) {
+        scene.mRootNode->mChildren[i] = new aiNode(names[i]);
+        scene.mRootNode->mChildren[i]->mParent = scene.mRootNode;
+    }
+    scene.mRootNode->mChildren[0]->mTransformation =
+        aiMatrix4x4(aiVector3D(1, 1, 1), aiQuaternion(), aiVector3D(0, 1.4f, 0));
+    auto *anim = new aiAnimation();
+    anim->mName = aiString("Raise");
+    anim->mTicksPerSecond = 1;
+    anim->mDuration = 2;
+    anim->mNumChannels = 2;
+    anim->mChannels = new aiNodeAnim *[2];
+    for (unsigned c = 0; c < 2; ++c) {
+        const std::vector<Pose> &poses = c == 0 ? upper : lower;
+        auto *ch = anim->mChannels[c] = new aiNodeAnim();
+        ch->mNodeName = aiString(names[c + 1]);
+        ch->mNumPositionKeys = ch->mNumRotationKeys = 5;
+        ch->mPositionKeys = new aiVectorKey[5];
+        ch->mRotationKeys = new aiQuatKey[5];
+        for (unsigned k = 0; k < 5; ++k) {
+            const Pose &p = poses[k];
+            ch->mPositionKeys[k] =
+                aiVectorKey(times[k], aiVector3D(static_cast<ai_real>(p.x * 0.28), static_cast<ai_real>(p.y * 0.28),
+                                                 static_cast<ai_real>(p.z * 0.28)));
+            const rbx::Quatd q = rbx::QuatFromRigid(p.rot);
+            ch->mRotationKeys[k] =
+                aiQuatKey(times[k], aiQuaternion(static_cast<ai_real>(q.w), static_cast<ai_real>(q.x),
+                                                 static_cast<ai_real>(q.y), static_cast<ai_real>(q.z)));
+        }
+    }
+    scene.mNumAnimations = 1;
+    scene.mAnimations = new aiAnimation *[1] { anim };
+    const std::filesystem::path dir = test::ScratchDir("rbx-anim-world");
+    const Document arm = ArmDocument();
+    test::WriteBytes(dir / "arm.rbxm", rbx::WriteBinary(arm));
+    const Document back = ExportAnimations(&scene, "rbxanim", PathToUtf8(dir / "arm.rbxm"));
+    // Upper's Transform at its keys is Raise's: I, Rx45 (interpolated), Rx90, held; Lower's likewise.
+    ExpectSameTransforms(arm, back, "Raise", {0, 0.5, 1, 1.5, 2});
+}
+
+TEST(RbxAnimationExport, RefusesWithoutARigOrAnimation) {
+    const ImportResult mesh = test::ImportFile(test::TestDataDir() / "sl-rigged.llmesh");
+    ASSERT_TRUE(mesh) << mesh.error;
+    Assimp::Exporter exporter;
+    RegisterExporters(exporter);
+    EXPECT_EQ(exporter.ExportToBlob(mesh.scene, "rbxanim"), nullptr);
+    EXPECT_NE(std::string(exporter.GetErrorString()).find("needs the rig they are for"), std::string::npos)
+        << exporter.GetErrorString();
+    RigBuilder b;
+    AddArm(b, "Arm");
+    const ImportResult still = ImportDoc(b.doc, false);
+    ASSERT_TRUE(still) << still.error;
+    EXPECT_EQ(exporter.ExportToBlob(still.scene, "rbxanim"), nullptr);
+    EXPECT_NE(std::string(exporter.GetErrorString()).find("no animation of the scene moves a joint"), std::string::npos)
+        << exporter.GetErrorString();
 }
 
 // ------------------------------------------------------------------ the corpus
