@@ -203,9 +203,10 @@ struct SequenceWriter {
         return p;
     }
     // The Pose of joint j in this keyframe, made (with its path, Weight 0) when missing.
-    std::uint32_t poseOf(std::uint32_t j, std::uint32_t rootPose, std::unordered_map<std::uint32_t, std::uint32_t> &made) {
+    std::uint32_t poseOf(std::uint32_t j, std::uint32_t rootPose,
+                         std::unordered_map<std::uint32_t, std::uint32_t> &made) {
         std::vector<std::uint32_t> chain;
-        for (std::uint32_t k = j; made.count(k) == 0; ) {
+        for (std::uint32_t k = j; made.count(k) == 0;) {
             chain.push_back(k);
             const auto up = parentJoint.find(k);
             if (up == parentJoint.end() || chain.size() > set.joints.size()) break;
@@ -213,7 +214,8 @@ struct SequenceWriter {
         }
         for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
             const auto up = parentJoint.find(*it);
-            const std::uint32_t parent = up != parentJoint.end() && made.count(up->second) != 0 ? made[up->second] : rootPose;
+            const std::uint32_t parent =
+                up != parentJoint.end() && made.count(up->second) != 0 ? made[up->second] : rootPose;
             made[*it] = pose(rig.instances[set.joints[*it].part1].name.c_str(), parent, 0, Rigid());
         }
         return made[j];
@@ -266,7 +268,8 @@ void WriteSequence(SequenceWriter &w, const aiScene &scene, unsigned a, const Sc
 
 } // namespace
 
-rbx::Document AnimationsToRoblox(const aiScene &scene, const rbx::Document &rig, const AnimationExportOptions &options) {
+rbx::Document AnimationsToRoblox(const aiScene &scene, const rbx::Document &rig,
+                                 const AnimationExportOptions &options) {
     const rbx::RigSet set = rbx::FindRigs(rig);
     if (set.rigs.empty())
         throw FormatError(rbx::kFormatName, "the target rig has no Motor6D joints or Bones to animate");

@@ -3,6 +3,7 @@
 
 #include "assimp_glue/common/scene_util.hpp"
 #include "assimp_glue/roblox_mesh/scene.hpp"
+#include "gamefmt/metadata.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 
 #include <assimp/SceneCombiner.h>
@@ -43,6 +44,10 @@ void Rename(aiNode *node, UniqueNames &names, std::map<std::string, std::string>
     const std::string now = names.make(old);
     renamed.emplace(old, now);
     node->mName = ToAiString(now);
+    // The mesh's own bone name, which Bone instances of the same name take over (rigs.cpp).
+    MetadataBuilder md;
+    md.add(kRbxMeshBone, old);
+    md.mergeInto(node->mMetaData);
     for (unsigned i = 0; i < node->mNumChildren; ++i) Rename(node->mChildren[i], names, renamed);
 }
 

@@ -16,6 +16,9 @@ struct aiScene;
 
 namespace gamefmt::glue {
 
+// Node metadata of a placed skeleton's nodes: the bone's name in the mesh file (the node name may carry a ".N").
+inline constexpr const char *kRbxMeshBone = "rbx.meshBone";
+
 class UniqueNames;
 
 // LOD 0 of one mesh file as the Roblox mesh importer builds it: scene->mMeshes[0] and, when skinned, the

@@ -2,6 +2,7 @@
 #include "assimp_glue/roblox_model/rigs.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/roblox_model/mesh_assets.hpp"
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "gamefmt/metadata.hpp"
@@ -195,6 +196,68 @@ RigNodes BuildRigNodes(const rbx::Document &doc, const rbx::RigSet &set, const s
         LogWarn(kModule + std::to_string(skipped) + " joint(s) left unbuilt: their part is an ancestor of the other " +
                 "side in the instance tree");
     return out;
+}
+
+// The world transform of a node at rest.
+aiMatrix4x4 RestWorld(const aiNode *n) {
+    aiMatrix4x4 w;
+    for (; n != nullptr; n = n->mParent) w = n->mTransformation * w;
+    return w;
+}
+
+void CollectByName(aiNode *node, std::unordered_map<std::string, aiNode *> &out) {
+    std::vector<aiNode *> stack{node};
+    while (!stack.empty()) {
+        aiNode *n = stack.back();
+        stack.pop_back();
+        out.emplace(n->mName.C_Str(), n);
+        for (unsigned i = 0; i < n->mNumChildren; ++i) stack.push_back(n->mChildren[i]);
+    }
+}
+
+// Skinned meshes of a rig's parts follow its Bones (§6): a mesh bone whose name a Bone of the rig has is bound to
+// that Bone's `:T` node, its offset re-expressed against the Bone's rest (the mesh's bind pose is the Bones' rest,
+// as Studio makes them), so the Poses that drive the Bones deform the mesh. Returns the mesh bones bound.
+std::size_t BindSkinsToBones(const rbx::Document &doc, const rbx::RigSet &set, const RigNodes &rigNodes,
+                             const std::vector<aiNode *> &nodes, aiScene *scene) {
+    std::size_t bound = 0;
+    for (const rbx::Rig &rig : set.rigs) {
+        std::unordered_map<std::string, const aiNode *> boneT; // Bone name → its :T node (first wins)
+        std::vector<std::uint32_t> parts{rig.root};
+        for (std::uint32_t j : rig.joints) {
+            const rbx::RigJoint &joint = set.joints[j];
+            if (joint.bone && rigNodes.animated[j] != nullptr)
+                boneT.emplace(doc.instances[joint.part1].name, rigNodes.animated[j]);
+            else if (!joint.bone)
+                parts.push_back(joint.part1);
+        }
+        if (boneT.empty()) continue;
+        for (std::uint32_t part : parts) {
+            aiNode *node = nodes[part];
+            if (node == nullptr || node->mNumMeshes == 0) continue;
+            std::unordered_map<std::string, aiNode *> below;
+            CollectByName(node, below);
+            const aiMatrix4x4 partWorld = RestWorld(node);
+            for (unsigned m = 0; m < node->mNumMeshes; ++m) {
+                if (node->mMeshes[m] >= scene->mNumMeshes) continue;
+                aiMesh *mesh = scene->mMeshes[node->mMeshes[m]];
+                for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+                    aiBone *bone = mesh->mBones[b];
+                    const auto skel = below.find(bone->mName.C_Str());
+                    std::string meshBone;
+                    if (skel == below.end() || skel->second->mMetaData == nullptr ||
+                        !GetMetadataText(skel->second->mMetaData, kRbxMeshBone, meshBone))
+                        continue;
+                    const auto t = boneT.find(meshBone);
+                    if (t == boneT.end()) continue;
+                    bone->mName = t->second->mName;
+                    bone->mOffsetMatrix = RestWorld(t->second).Inverse() * partWorld;
+                    ++bound;
+                }
+            }
+        }
+    }
+    return bound;
 }
 
 // The times at which a channel is sampled (§7.2): every key; Constant segments get a key one tick before their
@@ -490,6 +553,7 @@ void AddRobloxRigs(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
     const rbx::RigSet set = rbx::FindRigs(doc);
     for (const std::string &w : set.warnings) LogWarn(kModule + w);
     const RigNodes rigNodes = BuildRigNodes(doc, set, nodes, names);
+    BindSkinsToBones(doc, set, rigNodes, nodes, scene);
     if (!options.animations) return;
     std::vector<std::string> warnings;
     const std::vector<rbx::Sequence> sequences = rbx::ReadSequences(doc, warnings);

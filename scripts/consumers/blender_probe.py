@@ -3,7 +3,9 @@
 # user would see: objects per type, vertices, armature bones, shape keys, actions and their F-curves, custom
 # properties, and the dimensions of named objects; given NAME@FRAME arguments after the file, the world position of
 # object NAME at FRAME (after frame_set: animations applied); an argument anim=NAME first plays the glTF animation NAME
-# (Blender 3.4 imports it as one action per object, "<NAME>_<object>", and stashes all but one in muted NLA tracks).
+# (Blender 3.4 imports it as one action per object, "<NAME>_<object>", and stashes all but one in muted NLA tracks);
+# an argument vertices:OBJECT@FRAME gives the world positions of that mesh object's vertices at FRAME, deformed
+# (armature and shape keys applied).
 # Used by scripts/check-consumers.
 import json
 import sys
@@ -57,5 +59,11 @@ for spec in args[1:]:
         continue
     name, frame = spec.rsplit("@", 1)
     bpy.context.scene.frame_set(int(frame))
+    if name.startswith("vertices:"):
+        obj = bpy.data.objects[name[9:]].evaluated_get(bpy.context.evaluated_depsgraph_get())
+        mesh = obj.to_mesh()
+        out["positions"][spec] = [[round(c, 6) for c in obj.matrix_world @ v.co] for v in mesh.vertices]
+        obj.to_mesh_clear()
+        continue
     out["positions"][spec] = [round(v, 6) for v in bpy.data.objects[name].matrix_world.translation]
 print("RESULT " + json.dumps(out))

@@ -60,6 +60,7 @@ files = {
     "sl": (os.path.join(root, "testdata", "sl-rigged.llmesh"), []),
     "place": (os.path.join(root, "testdata", "demo-place.rbxl"), ["--rbx-node-properties", "--rbx-asset-dir", assets]),
     "rig": (os.path.join(root, "testdata", "demo-rig.rbxm"), []),
+    "skin": (os.path.join(root, "testdata", "skinned-rig.rbxm"), ["--rbx-asset-dir", assets]),
 }
 glbs = {}
 for name, (source, flags) in files.items():
@@ -127,6 +128,20 @@ for s in spec:
     expected = [x * 0.28, -z * 0.28, y * 0.28]  # studs → metres, glTF +Y up → Blender +Z up
     worst = max(worst, max(abs(a - e) for a, e in zip(b["positions"][s], expected)))
 check("rig: parts at frames 0, 6, 12, 30 where the joint math puts them (within 1 mm)", worst < 1e-3, True)
+
+# A skinned MeshPart whose Bones are animated: the bar's top ring turns 90° about Z round the Tip Bone's pivot
+# (world (0, 2, 0) studs) at t = 1 s (frame 24): every vertex above the pivot lands where that rotation puts it.
+# (The glb's skinned mesh sits on a node of its own at the root, "Bar.skin": glTF ignores a skinned node's transform.)
+b = blender(glbs["skin"], "vertices:Bar.skin@0", "vertices:Bar.skin@24")
+rest, bent = b["positions"]["vertices:Bar.skin@0"], b["positions"]["vertices:Bar.skin@24"]
+pivot = 2 * 0.28  # Blender Z (glTF Y), metres
+top = [i for i, v in enumerate(rest) if v[2] > 4 * 0.28 - 1e-4]
+worst = 0.0
+for i in top:
+    x, z = rest[i][0], rest[i][2]  # Rz90 in Roblox's XY plane is Blender's XZ plane: x' = -(z - pivot), z' = pivot + x
+    worst = max(worst, abs(bent[i][0] + (z - pivot)), abs(bent[i][2] - (pivot + x)), abs(bent[i][1] - rest[i][1]))
+check("skinned rig: top ring vertices", len(top), 4)
+check("skinned rig: the skin follows the Bones at frame 24 (within 1 mm)", worst < 1e-3, True)
 
 # A real R15 rig and its Walk (the shared corpus, when present): the same comparison.
 ams = os.path.join(root, "..", "shared", "corpus", "rbx", "public-places", "ams-melee.rbxl")

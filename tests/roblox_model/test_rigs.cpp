@@ -5,6 +5,7 @@
 #include "assimp_glue/roblox_model/rigs.hpp"
 #include "cli/run_cli.hpp"
 #include "common/utf8_path.hpp"
+#include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "gamefmt/metadata.hpp"
@@ -561,6 +562,54 @@ TEST(RbxRigCli, InfoListsAnimationsAndTheGlbCarriesThem) {
         << json;
     EXPECT_EQ(json.find("\"anim.0."), std::string::npos); // not in the scene's extras
     EXPECT_NE(json.find("\"name\":\"Shoulder:T\""), std::string::npos);
+}
+
+// ------------------------------------------------------------------ skinned MeshParts follow their Bones
+
+// A vertex of `mesh` skinned at `seconds` of `anim` (null: at rest): Σ w · world(bone node) · offset · v.
+aiVector3D Skinned(const aiScene &scene, const aiAnimation *anim, double seconds, const aiMesh &mesh, unsigned vertex) {
+    aiVector3D out(0, 0, 0);
+    for (unsigned b = 0; b < mesh.mNumBones; ++b) {
+        const aiBone &bone = *mesh.mBones[b];
+        for (unsigned w = 0; w < bone.mNumWeights; ++w) {
+            if (bone.mWeights[w].mVertexId != vertex) continue;
+            const aiMatrix4x4 m = WorldAt(scene, anim, bone.mName.C_Str(), seconds) * bone.mOffsetMatrix;
+            out += (m * mesh.mVertices[vertex]) * bone.mWeights[w].mWeight;
+        }
+    }
+    return out;
+}
+
+TEST(RbxRigBones, SkinnedMeshPartsFollowTheirBones) {
+    // MeshPart "Bar" shows the skinned bar of testdata/rbx-assets/2002 (bones Root at the mesh's foot, Tip 2 up),
+    // centred at (0, 2, 0): Bone "Root" at (0, -2, 0) in the part, Bone "Tip" 2 above it. "Bend" turns Tip 90° about
+    // Z at t = 1 (top ring, all Tip's, swings round the Tip's pivot at world (0, 2, 0)).
+    const Document doc = fixtures::SkinnedRigDocument();
+    const ImportResult r = ImportDoc(doc, false, [](Assimp::Importer &imp) {
+        imp.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, PathToUtf8(test::TestDataDir() / "rbx-assets"));
+    });
+    ASSERT_TRUE(r) << r.error;
+    const aiAnimation *bend = AnimationNamed(*r.scene, "Bend");
+    ASSERT_NE(bend, nullptr);
+    const aiNode *barNode = FindNode(r.scene->mRootNode, "Bar");
+    ASSERT_NE(barNode, nullptr);
+    ASSERT_EQ(barNode->mNumMeshes, 1u);
+    const aiMesh &mesh = *r.scene->mMeshes[barNode->mMeshes[0]];
+    ASSERT_EQ(mesh.mNumBones, 2u);
+    EXPECT_STREQ(mesh.mBones[0]->mName.C_Str(), "Root:T");
+    EXPECT_STREQ(mesh.mBones[1]->mName.C_Str(), "Tip:T");
+    // Vertex 16..19: the top ring (mesh y = 4, part y = 2, world y = 4), corners (±0.5, ±0.5).
+    for (unsigned v = 16; v < 20; ++v) {
+        const aiVector3D local = mesh.mVertices[v]; // part space
+        const aiVector3D rest = Skinned(*r.scene, nullptr, 0, mesh, v);
+        EXPECT_NEAR(rest.x, local.x, 1e-5);
+        EXPECT_NEAR(rest.y, local.y + 2, 1e-5);
+        const aiVector3D bent = Skinned(*r.scene, bend, 1, mesh, v);
+        // Rz90 about the pivot (0, 2, 0): x' = −(y − 2), y' = 2 + x, with y = local.y + 2 in the world.
+        EXPECT_NEAR(bent.x, -(local.y + 2 - 2), 1e-4) << v;
+        EXPECT_NEAR(bent.y, 2 + local.x, 1e-4) << v;
+        EXPECT_NEAR(bent.z, local.z, 1e-4) << v;
+    }
 }
 
 // ------------------------------------------------------------------ animation assets
