@@ -37,7 +37,9 @@ bool RigsRead(std::string_view name) {
                                               "AuthoredHipHeight",
                                               "Value",
                                               "AnimationId",
-                                              "AnimationContent"};
+                                              "AnimationContent",
+                                              "ValuesAndTimes",
+                                              "RotationOrder"};
     return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 
@@ -482,17 +484,18 @@ std::string AnimationUri(const rbx::Document &doc, const rbx::Instance &inst) {
 }
 
 // The KeyframeSequences of the animation asset `uri` names (empty when unresolved or unreadable: warned).
-std::vector<rbx::Sequence> AssetSequences(const std::string &uri, const RbxAssetResolver &assets) {
+std::vector<rbx::Sequence> AssetSequences(const std::string &uri, const RbxAssetResolver &assets, unsigned fps) {
     const std::optional<RbxAsset> asset = assets(uri, RbxAssetKind::Animation);
     if (!asset) return {};
     std::vector<std::string> warnings;
     try {
         const rbx::Document doc = rbx::ReadDocument(asset->bytes.data(), asset->bytes.size());
         std::vector<rbx::Sequence> out = rbx::ReadSequences(doc, warnings);
+        for (rbx::Sequence &curve : rbx::ReadCurveAnimations(doc, fps, warnings)) out.push_back(std::move(curve));
         for (const std::string &w : warnings) LogWarn(kModule + SanitizeForAiString(asset->path, 300) + ": " + w);
         if (out.empty())
             LogWarn(kModule + "animation asset " + SanitizeForAiString(asset->path, 300) +
-                    " holds no KeyframeSequence (CurveAnimation assets are not read yet)");
+                    " holds no KeyframeSequence or CurveAnimation");
         return out;
     } catch (const FormatError &e) {
         LogWarn(kModule + "animation asset " + SanitizeForAiString(asset->path, 300) + " cannot be read: " + e.what());
@@ -512,7 +515,9 @@ void AddAnimationAssets(const rbx::Document &doc, const rbx::RigSet &set, const 
         if (uri.empty()) continue;
         auto it = cache.find(uri);
         if (it == cache.end())
-            it = cache.emplace(uri, options.assets ? AssetSequences(uri, options.assets) : std::vector<rbx::Sequence>())
+            it = cache
+                     .emplace(uri, options.assets ? AssetSequences(uri, options.assets, options.fps)
+                                                  : std::vector<rbx::Sequence>())
                      .first;
         if (it->second.empty()) {
             missing.insert(uri);
@@ -556,7 +561,9 @@ void AddRobloxRigs(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
     BindSkinsToBones(doc, set, rigNodes, nodes, scene);
     if (!options.animations) return;
     std::vector<std::string> warnings;
-    const std::vector<rbx::Sequence> sequences = rbx::ReadSequences(doc, warnings);
+    std::vector<rbx::Sequence> sequences = rbx::ReadSequences(doc, warnings);
+    for (rbx::Sequence &curve : rbx::ReadCurveAnimations(doc, options.fps, warnings))
+        sequences.push_back(std::move(curve));
     for (const std::string &w : warnings) LogWarn(kModule + w);
     AnimationOut out;
     out.first = scene->mNumAnimations;
@@ -570,7 +577,8 @@ void AddRobloxRigs(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
                     std::max(1u, options.fps), out);
     }
     if (empty != 0)
-        LogWarn(kModule + std::to_string(empty) + " KeyframeSequence(s) without a single keyed Pose skipped");
+        LogWarn(kModule + std::to_string(empty) +
+                " KeyframeSequence(s) or CurveAnimation(s) without a single key skipped");
     AddAnimationAssets(doc, set, rigNodes, options, out);
     AppendAnimations(scene, out);
 }

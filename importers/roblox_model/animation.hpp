@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,6 +122,29 @@ constexpr double kTicksPerSecond = 2400.0;   // Studio's animation tick: key tim
 // Every KeyframeSequence of the document, in document order. Keyframes with an unusable Time and Poses with a
 // repaired CFrame are reported in `warnings`.
 std::vector<Sequence> ReadSequences(const Document &doc, std::vector<std::string> &warnings);
+
+// One key of a FloatCurve (§3.2): KeyInterpolationMode Constant 0, Linear 1, Cubic 2 (Hermite; tangents in value
+// per second, a missing one 0).
+struct FloatKey {
+    double time = 0; // seconds (ticks / 2400)
+    float value = 0;
+    std::uint8_t interpolation = 1;
+    bool hasLeft = false, hasRight = false;
+    float leftTangent = 0, rightTangent = 0;
+};
+
+// A FloatCurve's ValuesAndTimes, version 1 (§3.2: u32 version, u32 N, N records of u8 interpolation, u8 flags,
+// f32 value, left and right tangents; u32 1, u32 N, N u32 times in ticks). nullopt for another version (kept
+// opaque); FormatError ("Roblox FloatCurve", offset) when malformed, out of order or not finite.
+std::optional<std::vector<FloatKey>> ReadFloatCurve(const std::uint8_t *data, std::size_t size);
+// The curve's value at `t` (held before the first key and after the last).
+double EvaluateFloatCurve(const std::vector<FloatKey> &keys, double t);
+
+// Every CurveAnimation of the document as a Sequence: per joint Folder (nested from the root part's Folder, as
+// Poses nest), its Vector3Curve "Position" and EulerRotationCurve "Rotation" (FloatCurves X, Y, Z; RotationOrder)
+// sampled at their key times (Cubic segments every 1/fps s, Constant ones held to one tick before the next key).
+// RotationCurves, FACS curves and other versions are kept in the file, not read (warned).
+std::vector<Sequence> ReadCurveAnimations(const Document &doc, unsigned fps, std::vector<std::string> &warnings);
 
 // §4.3: per track of `seq`, the index into rigs.joints (one of rig.joints) it drives, or -1.
 std::vector<std::int64_t> BindTracks(const Document &doc, const RigSet &rigs, const Rig &rig, const Sequence &seq);

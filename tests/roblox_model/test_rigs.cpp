@@ -4,6 +4,7 @@
 // binding, hostile input, options, the lossless .rbxm/.rbxmx round trip with rigs present, and the corpus.
 #include "assimp_glue/roblox_model/rigs.hpp"
 #include "cli/run_cli.hpp"
+#include "common/error.hpp"
 #include "common/utf8_path.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
@@ -29,6 +30,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gamefmt {
@@ -408,7 +410,7 @@ TEST(RbxAnimation, SequencesBindingNowhereAreReportedAndEmptyOnesSkipped) {
     ASSERT_TRUE(r) << r.error;
     EXPECT_EQ(r.scene->mNumAnimations, 0u);
     EXPECT_TRUE(LogHas(r, "KeyframeSequence 'SwordSwing' (1 tracks) binds to no rig"));
-    EXPECT_TRUE(LogHas(r, "1 KeyframeSequence(s) without a single keyed Pose skipped"));
+    EXPECT_TRUE(LogHas(r, "1 KeyframeSequence(s) or CurveAnimation(s) without a single key skipped"));
 }
 
 TEST(RbxAnimation, HalfBoundSequencesDriveTheRigAndListTheRest) {
@@ -674,6 +676,89 @@ TEST(RbxAnimationAssets, MissingOrWrongAssetsAreReported) {
     const test::CliResult found = test::Cli({"assets", "--asset-dir", PathToUtf8(dir), PathToUtf8(dir / "arm.rbxm")});
     ASSERT_EQ(found.code, 0) << found.err;
     EXPECT_NE(found.out.find("rbxassetid://4242  animation  found"), std::string::npos) << found.out;
+}
+
+// ------------------------------------------------------------------ CurveAnimation (§3.2)
+
+// A FloatCurve ValuesAndTimes, version `version`, of (ticks, value, interpolation, right tangent) keys.
+std::string FloatCurveBlob(std::uint32_t version,
+                           const std::vector<std::tuple<std::uint32_t, float, std::uint8_t, float>> &keys) {
+    std::string b;
+    const auto u32 = [&](std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+    };
+    const auto f32 = [&](float f) {
+        std::uint32_t v = 0;
+        std::memcpy(&v, &f, 4);
+        u32(v);
+    };
+    u32(version);
+    u32(static_cast<std::uint32_t>(keys.size()));
+    for (const auto &[ticks, value, interp, right] : keys) {
+        b.push_back(static_cast<char>(interp));
+        b.push_back(static_cast<char>(right != 0 ? 3 : 0)); // both tangents set when given
+        f32(value);
+        f32(right);
+        f32(right);
+    }
+    u32(1);
+    u32(static_cast<std::uint32_t>(keys.size()));
+    for (const auto &key : keys) u32(std::get<0>(key));
+    return b;
+}
+
+TEST(RbxCurves, FloatCurveVersion1) {
+    const std::string empty("\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00", 16); // §3.2, real files
+    const auto none = rbx::ReadFloatCurve(reinterpret_cast<const std::uint8_t *>(empty.data()), empty.size());
+    ASSERT_TRUE(none.has_value());
+    EXPECT_TRUE(none->empty());
+    const std::string blob = FloatCurveBlob(1, {{0, 0, 2, 0}, {2400, 1, 1, 0}, {4800, 3, 0, 0}, {7200, 5, 1, 0}});
+    const auto keys = rbx::ReadFloatCurve(reinterpret_cast<const std::uint8_t *>(blob.data()), blob.size());
+    ASSERT_TRUE(keys.has_value());
+    ASSERT_EQ(keys->size(), 4u);
+    EXPECT_EQ((*keys)[1].time, 1.0);
+    // Cubic with zero tangents from 0 to 1 (smoothstep), Linear 1 → 3, Constant 3 until the next key.
+    EXPECT_NEAR(rbx::EvaluateFloatCurve(*keys, 0.25), 0.15625, 1e-9);
+    EXPECT_NEAR(rbx::EvaluateFloatCurve(*keys, 0.5), 0.5, 1e-9);
+    EXPECT_NEAR(rbx::EvaluateFloatCurve(*keys, 1.5), 2, 1e-9);
+    EXPECT_NEAR(rbx::EvaluateFloatCurve(*keys, 2.9), 3, 1e-9);
+    EXPECT_NEAR(rbx::EvaluateFloatCurve(*keys, 9), 5, 1e-9);
+    EXPECT_NEAR(rbx::EvaluateFloatCurve(*keys, -1), 0, 1e-9);
+    const std::string v2 = FloatCurveBlob(2, {{0, 0, 1, 0}});
+    EXPECT_FALSE(rbx::ReadFloatCurve(reinterpret_cast<const std::uint8_t *>(v2.data()), v2.size()).has_value());
+    const std::string shuffled = FloatCurveBlob(1, {{2400, 0, 1, 0}, {0, 1, 1, 0}});
+    EXPECT_THROW(rbx::ReadFloatCurve(reinterpret_cast<const std::uint8_t *>(shuffled.data()), shuffled.size()),
+                 FormatError);
+    for (std::size_t cut = 0; cut < blob.size(); ++cut)
+        EXPECT_THROW(rbx::ReadFloatCurve(reinterpret_cast<const std::uint8_t *>(blob.data()), cut), FormatError) << cut;
+}
+
+TEST(RbxCurves, CurveAnimationDrivesTheRig) {
+    RigBuilder b;
+    const std::uint32_t model = AddArm(b, "Arm");
+    const std::uint32_t curve = b.doc.addInstance("CurveAnimation", "Lift", model);
+    rbx::AddProperty(b.doc, curve, "Loop", rbx::Type::Bool, false);
+    const std::uint32_t base = b.doc.addInstance("Folder", "Base", curve);
+    const std::uint32_t upper = b.doc.addInstance("Folder", "Upper", base);
+    const std::uint32_t rotation = b.doc.addInstance("EulerRotationCurve", "Rotation", upper);
+    rbx::AddProperty(b.doc, rotation, "RotationOrder", rbx::Type::Enum, rbx::EnumValue{0});
+    const std::uint32_t x = b.doc.addInstance("FloatCurve", "X", rotation);
+    rbx::AddProperty(b.doc, x, "ValuesAndTimes", rbx::Type::String,
+                     FloatCurveBlob(1, {{0, 0, 1, 0}, {2400, 1.5707963f, 1, 0}}));
+    const std::uint32_t lower = b.doc.addInstance("Folder", "Lower", upper);
+    const std::uint32_t position = b.doc.addInstance("Vector3Curve", "Position", lower);
+    const std::uint32_t y = b.doc.addInstance("FloatCurve", "Y", position);
+    rbx::AddProperty(b.doc, y, "ValuesAndTimes", rbx::Type::String, FloatCurveBlob(2, {{0, 0, 1, 0}}));
+    for (bool xml : {false, true}) {
+        const ImportResult r = ImportDoc(b.doc, xml);
+        ASSERT_TRUE(r) << r.error;
+        const aiAnimation *lift = AnimationNamed(*r.scene, "Lift");
+        ASSERT_NE(lift, nullptr);
+        // Upper turns about X from 0 to 90° over a second: at 0.5 it is the §9.1 row (Rx 45°); at 1, (0, 6, −1).
+        EXPECT_TRUE(Near(WorldAt(*r.scene, lift, "Upper", 0.5), 0, 5 + kH, -1 - kH));
+        EXPECT_TRUE(Near(WorldAt(*r.scene, lift, "Upper", 1), 0, 6, -1));
+        EXPECT_TRUE(LogHas(r, "FloatCurve 'Position.Y' of joint 'Lower' is not version 1; its curve data is kept"));
+    }
 }
 
 // ------------------------------------------------------------------ the reverse (§8)
