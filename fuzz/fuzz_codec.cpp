@@ -9,6 +9,7 @@
 #include "importers/redguard/rob.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
+#include "importers/roblox_model/animation.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/terrain.hpp"
 #include "importers/roblox_model/union_mesh.hpp"
@@ -53,6 +54,15 @@ template <typename Read> void ReadBack(const std::vector<std::uint8_t> &bytes, R
     options.maxDecompressed = 64u << 20;
     options.maxInstances = 100000;
     const gamefmt::rbx::Document doc = gamefmt::rbx::ReadDocument(data, size, options);
+    // Rigs and animations (animation.hpp): joint trees, sequences, curves, every track evaluated once.
+    const gamefmt::rbx::RigSet rigs = gamefmt::rbx::FindRigs(doc);
+    std::vector<std::string> warnings;
+    std::vector<gamefmt::rbx::Sequence> sequences = gamefmt::rbx::ReadSequences(doc, warnings);
+    for (auto &curve : gamefmt::rbx::ReadCurveAnimations(doc, 30, warnings)) sequences.push_back(std::move(curve));
+    for (const gamefmt::rbx::Sequence &seq : sequences) {
+        for (const gamefmt::rbx::Rig &rig : rigs.rigs) (void)gamefmt::rbx::BindTracks(doc, rigs, rig, seq);
+        for (const gamefmt::rbx::Track &track : seq.tracks) (void)gamefmt::rbx::EvaluateTrack(track, seq.length / 2);
+    }
     std::vector<std::uint8_t> binary;
     std::string xml;
     try {

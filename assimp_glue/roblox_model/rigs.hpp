@@ -28,6 +28,9 @@ class UniqueNames;
 inline constexpr const char *kRbxJoint = "rbx.joint";
 inline constexpr const char *kRbxRigParent = "rbx.rigParent";
 inline constexpr const char *kRbxRigIndex = "rbx.rigIndex";
+// Node metadata of an animation clip (KeyframeSequence, CurveAnimation): how many instances below it (Keyframes,
+// Poses, curves) have no node of their own; DocumentFromScene keeps them as the file has them.
+inline constexpr const char *kRbxCollapsed = "rbx.collapsed";
 // Scene metadata of animation a (0-based aiAnimation index): "anim.<a>.<key>"; the glTF writer moves these into
 // the animation's extras (docs/metadata.md).
 inline constexpr const char *kAnimationMetadataPrefix = "anim.";

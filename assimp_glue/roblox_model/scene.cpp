@@ -106,9 +106,18 @@ const aiString *GetString(const aiMetadata &md, const char *key) {
     return nullptr;
 }
 
+// Animation clips (KeyframeSequence, CurveAnimation) are nodes, their Keyframes, Poses and curves are not: they
+// become aiAnimations (rigs.cpp), and a 10,000-keyframe sequence would otherwise be 160,000 nodes of ~1.1 KB. The
+// clip's node carries rbx.collapsed (how many instances below it have no node); DocumentFromScene keeps them.
+bool IsCollapsedClip(const Document &doc, const Instance &inst) {
+    const std::string &cls = doc.className(inst);
+    return cls == "KeyframeSequence" || cls == "CurveAnimation";
+}
+
 // Visits the instances reachable from the roots in document pre-order (the order nodes are made), each once:
-// fn(index, parentIndex or kNoInstance, depth with top-level = 1). Iterative: the file controls the depth.
-template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn) {
+// fn(index, parentIndex or kNoInstance, depth with top-level = 1). Iterative: the file controls the depth. With
+// `collapse`, the descendants of animation clips are not visited (they have no nodes).
+template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn, bool collapse = false) {
     struct Item {
         std::uint32_t index;
         std::uint32_t parent;
@@ -125,6 +134,7 @@ template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn) {
         visited[item.index] = true;
         fn(item.index, item.parent, item.depth);
         const Instance &inst = doc.instances[item.index];
+        if (collapse && IsCollapsedClip(doc, inst)) continue;
         for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c)
             stack.push_back({*c, item.index, item.depth + 1});
     }
@@ -147,10 +157,13 @@ std::string WantedNodeName(const Document &doc, const Instance &inst) {
 // unique in the scene, "DataModel" taken by the root. DocumentFromScene finds instances by these names.
 std::vector<std::string> InstanceNodeNames(const Document &doc, UniqueNames &names) {
     std::vector<std::string> out(doc.instances.size());
-    ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t, std::size_t) {
-        const Instance &inst = doc.instances[index];
-        out[index] = names.make(WantedNodeName(doc, inst));
-    });
+    ForEachInTreeOrder(
+        doc,
+        [&](std::uint32_t index, std::uint32_t, std::size_t) {
+            const Instance &inst = doc.instances[index];
+            out[index] = names.make(WantedNodeName(doc, inst));
+        },
+        true);
     return out;
 }
 
@@ -172,6 +185,39 @@ aiMetadata *NodeProperties(const Document &doc, std::uint32_t index) {
 } // namespace
 
 namespace {
+
+// The instances below `index` (reachable, each once; `seen` is shared by every call, so that a place of many clips
+// costs one pass over its instances, not one per clip).
+std::uint64_t CountDescendants(const Document &doc, std::uint32_t index, std::vector<bool> &seen) {
+    std::uint64_t count = 0;
+    std::vector<std::uint32_t> stack(doc.instances[index].children.begin(), doc.instances[index].children.end());
+    while (!stack.empty()) {
+        const std::uint32_t i = stack.back();
+        stack.pop_back();
+        if (i >= doc.instances.size() || seen[i]) continue;
+        seen[i] = true;
+        ++count;
+        stack.insert(stack.end(), doc.instances[i].children.begin(), doc.instances[i].children.end());
+    }
+    return count;
+}
+
+// rbx.collapsed on the node of every animation clip with instances below it; returns how many instances that is.
+std::size_t MarkCollapsedClips(const Document &doc, const std::vector<aiNode *> &nodes,
+                               const std::vector<std::uint32_t> &order) {
+    std::size_t total = 0;
+    std::vector<bool> seen;
+    for (std::uint32_t i : order) {
+        if (!IsCollapsedClip(doc, doc.instances[i]) || doc.instances[i].children.empty()) continue;
+        if (seen.empty()) seen.assign(doc.instances.size(), false);
+        const std::uint64_t below = CountDescendants(doc, i, seen);
+        MetadataBuilder md;
+        md.add(kRbxCollapsed, below);
+        md.mergeInto(nodes[i]->mMetaData);
+        total += static_cast<std::size_t>(below);
+    }
+    return total;
+}
 
 // GAMEFMT_RBX_SUN: the sun's light, on a node of its own appended to the root's children (null: no sun).
 std::unique_ptr<aiLight> SunOnItsNode(const Document &doc, const RobloxSceneOptions &options, UniqueNames &names,
@@ -242,41 +288,45 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     std::vector<aiNode *> rootChildren;
     std::vector<std::uint32_t> order; // tree pre-order
     order.reserve(n);
-    ForEachInTreeOrder(doc, [&](std::uint32_t index, std::uint32_t parent, std::size_t depth) {
-        const Instance &inst = doc.instances[index];
-        const std::string &className = doc.className(inst);
-        if (depth > options.maxDepth) {
-            // Nothing is linked under the root yet: free what was built, then refuse.
-            for (aiNode *built : nodes) delete built;
-            Fail("instance " + QuoteText(rbx::ReferentText(doc, index)) + " (" + QuoteText(className) + " '" +
-                 QuoteText(inst.name) + "') is " + std::to_string(depth) +
-                 " levels below the root, deeper than the limit of " + std::to_string(options.maxDepth) +
-                 " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
-        }
-        order.push_back(index);
-        auto *node = new aiNode();
-        nodes[index] = node;
-        node->mName = ToAiString(names.make(WantedNodeName(doc, inst)));
-        node->mParent = parent == kNoInstance ? scene->mRootNode : nodes[parent];
-        (parent == kNoInstance ? rootChildren : childLists[parent]).push_back(node);
+    ForEachInTreeOrder(
+        doc,
+        [&](std::uint32_t index, std::uint32_t parent, std::size_t depth) {
+            const Instance &inst = doc.instances[index];
+            const std::string &className = doc.className(inst);
+            if (depth > options.maxDepth) {
+                // Nothing is linked under the root yet: free what was built, then refuse.
+                for (aiNode *built : nodes) delete built;
+                Fail("instance " + QuoteText(rbx::ReferentText(doc, index)) + " (" + QuoteText(className) + " '" +
+                     QuoteText(inst.name) + "') is " + std::to_string(depth) +
+                     " levels below the root, deeper than the limit of " + std::to_string(options.maxDepth) +
+                     " (raise GAMEFMT_MAX_NODE_DEPTH / --max-node-depth to import it)");
+            }
+            order.push_back(index);
+            auto *node = new aiNode();
+            nodes[index] = node;
+            node->mName = ToAiString(names.make(WantedNodeName(doc, inst)));
+            node->mParent = parent == kNoInstance ? scene->mRootNode : nodes[parent];
+            (parent == kNoInstance ? rootChildren : childLists[parent]).push_back(node);
 
-        // Frames: BasePart-like CFrames are world space; Attachment/Bone are relative to the parent frame.
-        const aiMatrix4x4 parentWorld = parent == kNoInstance ? aiMatrix4x4() : world[parent];
-        world[index] = parentWorld;
-        if (const rbx::CFrame *cf = OwnCFrame(doc, inst, cframeName)) {
-            const aiMatrix4x4 own = RigidMatrix(*cf);
-            world[index] = IsWorldFramed(className) ? own : parentWorld * own;
-            node->mTransformation = RigidInverse(parentWorld) * world[index];
-        }
-        if (options.nodeProperties) node->mMetaData = NodeProperties(doc, index);
-    });
+            // Frames: BasePart-like CFrames are world space; Attachment/Bone are relative to the parent frame.
+            const aiMatrix4x4 parentWorld = parent == kNoInstance ? aiMatrix4x4() : world[parent];
+            world[index] = parentWorld;
+            if (const rbx::CFrame *cf = OwnCFrame(doc, inst, cframeName)) {
+                const aiMatrix4x4 own = RigidMatrix(*cf);
+                world[index] = IsWorldFramed(className) ? own : parentWorld * own;
+                node->mTransformation = RigidInverse(parentWorld) * world[index];
+            }
+            if (options.nodeProperties) node->mMetaData = NodeProperties(doc, index);
+        },
+        true);
+    const std::size_t collapsed = MarkCollapsedClips(doc, nodes, order);
     for (std::size_t i = 0; i < n; ++i) {
         if (nodes[i] == nullptr || childLists[i].empty()) continue;
         nodes[i]->mNumChildren = static_cast<unsigned>(childLists[i].size());
         nodes[i]->mChildren = CopyToNewArray(childLists[i]);
     }
-    if (order.size() != n)
-        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - order.size()) +
+    if (order.size() + collapsed < n)
+        LogWarn(std::string(rbx::kFormatName) + ": " + std::to_string(n - order.size() - collapsed) +
                 " instance(s) not reachable from the top level were left out of the node tree");
     std::unique_ptr<aiLight> sun = SunOnItsNode(doc, options, names, scene->mRootNode, rootChildren);
     scene->mRootNode->mNumChildren = static_cast<unsigned>(rootChildren.size());
@@ -404,6 +454,26 @@ std::vector<std::vector<std::uint32_t>> KeptChildren(const std::vector<std::uint
     return kids;
 }
 
+// The instances below each kept animation clip (rbx.collapsed: they have no nodes) are kept as the source has them,
+// in pre-order so that their children lists keep the source's order.
+void KeepCollapsed(const Document &source, const std::vector<std::uint32_t> &clips, std::vector<bool> &kept,
+                   std::vector<std::uint32_t> &order, std::vector<KeptInstance> &where) {
+    for (std::uint32_t clip : clips) {
+        std::vector<std::uint32_t> stack(source.instances[clip].children.rbegin(),
+                                         source.instances[clip].children.rend());
+        while (!stack.empty()) {
+            const std::uint32_t d = stack.back();
+            stack.pop_back();
+            if (d >= source.instances.size() || kept[d]) continue;
+            kept[d] = true;
+            order.push_back(d);
+            where[d] = {source.instances[d].parent, -1};
+            const auto &children = source.instances[d].children;
+            stack.insert(stack.end(), children.rbegin(), children.rend());
+        }
+    }
+}
+
 // The source document brought in line with the node tree: an instance is kept when a node still carries
 // its node name (BuildRobloxModelScene's), under the nearest kept ancestor (or where rbx.rigParent puts it),
 // children in node order; nodes that name no instance (added, renamed, or joint nodes) are passed through, their
@@ -427,6 +497,7 @@ void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
         std::uint32_t parent; // source index of the nearest kept ancestor
     };
     std::vector<Item> stack;
+    std::vector<std::uint32_t> clips; // kept animation clips whose Keyframes and Poses have no nodes
     for (unsigned i = scene.mRootNode->mNumChildren; i-- > 0;)
         stack.push_back({scene.mRootNode->mChildren[i], kNoInstance});
     while (!stack.empty()) {
@@ -439,10 +510,13 @@ void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
             kept[self] = true;
             order.push_back(self);
             where[self] = WhereItBelongs(*item.node, item.parent, *scene.mRootNode, byName);
+            if (item.node->mMetaData != nullptr && GetMetadataInt(item.node->mMetaData, kRbxCollapsed))
+                clips.push_back(self);
         }
         for (unsigned i = item.node->mNumChildren; i-- > 0;) stack.push_back({item.node->mChildren[i], self});
     }
     if (order.empty()) Fail("no node of the scene names an instance of its rbx.source document");
+    KeepCollapsed(source, clips, kept, order, where);
     for (std::uint32_t s : order) // a rig parent whose node is gone: the top level
         if (where[s].parent != kNoInstance && !kept[where[s].parent]) where[s] = {kNoInstance, -1};
     const std::vector<std::vector<std::uint32_t>> kids = KeptChildren(order, where, n);

@@ -32,7 +32,8 @@ std::optional<std::vector<FloatKey>> ReadFloatCurve(const std::uint8_t *data, st
     const std::size_t timesAt = r.offset();
     (void)r.u32le(); // 1
     const std::uint32_t m = r.u32le();
-    if (m != n) throw FormatError(kWhat, std::to_string(m) + " times for " + std::to_string(n) + " values", timesAt + 4);
+    if (m != n)
+        throw FormatError(kWhat, std::to_string(m) + " times for " + std::to_string(n) + " values", timesAt + 4);
     double last = -1;
     for (FloatKey &k : keys) {
         k.time = r.u32le() / kTicksPerSecond;
@@ -58,8 +59,7 @@ double EvaluateFloatCurve(const std::vector<FloatKey> &keys, double t) {
     case 2: { // Cubic Hermite, tangents in value per second (a missing one is 0)
         const double m0 = (a.hasRight ? a.rightTangent : 0) * d, m1 = (b.hasLeft ? b.leftTangent : 0) * d;
         const double u2 = u * u, u3 = u2 * u;
-        return (2 * u3 - 3 * u2 + 1) * a.value + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * b.value +
-               (u3 - u2) * m1;
+        return (2 * u3 - 3 * u2 + 1) * a.value + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * b.value + (u3 - u2) * m1;
     }
     default:
         return a.value + u * (b.value - a.value);
@@ -183,7 +183,8 @@ struct CurveReader {
             if (f.name == "FaceControls") continue; // FACS curves: not joints
             joint(f, item.parent);
             for (std::uint32_t c : f.children)
-                if (c < doc.instances.size() && doc.className(doc.instances[c]) == "Folder") stack.push_back({c, f.name});
+                if (c < doc.instances.size() && doc.className(doc.instances[c]) == "Folder")
+                    stack.push_back({c, f.name});
         }
     }
 };

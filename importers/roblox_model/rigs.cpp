@@ -275,27 +275,58 @@ RigSet FindRigs(const Document &doc) {
 
 namespace {
 
+// The interned ids of the names sequences read, resolved once per document (a 10,000-keyframe sequence has
+// 160,000 Poses: no name is hashed per Pose). kNoInstance: the document has no such name.
+struct SequenceIds {
+    std::uint32_t cframe, weight, style, direction, time, value, pose, keyframe, marker;
+    explicit SequenceIds(const Document &doc) {
+        const auto id = [&](std::string_view name) {
+            const std::optional<std::uint32_t> found = doc.names.find(name);
+            return found ? *found : kNoInstance;
+        };
+        cframe = id("CFrame"), weight = id("Weight"), style = id("EasingStyle"), direction = id("EasingDirection");
+        time = id("Time"), value = id("Value"), pose = id("Pose"), keyframe = id("Keyframe");
+        marker = id("KeyframeMarker");
+    }
+};
+
+// A number-like property by id (Float32, Float64, Enum, Int32), else `fallback`.
+double NumberById(const Instance &inst, std::uint32_t id, double fallback) {
+    const Property *p = id == kNoInstance ? nullptr : inst.find(id);
+    if (p == nullptr) return fallback;
+    if (const auto *f = std::get_if<float>(&p->value.data)) return *f;
+    if (const auto *d = std::get_if<double>(&p->value.data)) return *d;
+    if (const auto *e = std::get_if<EnumValue>(&p->value.data)) return e->value;
+    if (const auto *n = std::get_if<std::int32_t>(&p->value.data)) return *n;
+    return fallback;
+}
+
 struct SequenceReader {
     const Document &doc;
+    const SequenceIds &ids;
     std::vector<std::string> &warnings;
     Sequence seq;
-    std::map<std::pair<std::string, std::string>, std::size_t> trackOf;
-    std::vector<std::vector<std::pair<std::size_t, PoseKey>>> pending; // per track: (file order, key)
+    std::map<std::pair<std::string_view, std::string_view>, std::size_t> trackOf; // views into the document's names
+    std::vector<std::vector<std::pair<std::size_t, PoseKey>>> pending;            // per track: (file order, key)
     std::size_t order = 0;
     std::size_t repaired = 0;
 
     void pose(std::uint32_t p, const std::string &parentName, double time) {
+        const Instance &inst = doc.instances[p];
         bool fixed = false;
-        const Rigid t = RigidOf(doc, p, "CFrame", &fixed);
+        const Property *cf = ids.cframe == kNoInstance ? nullptr : inst.find(ids.cframe);
+        const CFrame *value = cf != nullptr ? std::get_if<CFrame>(&cf->value.data) : nullptr;
+        const Rigid t = value != nullptr ? RigidFromCFrame(*value, &fixed) : Rigid();
         if (fixed) ++repaired;
         PoseKey key;
         key.time = time;
         key.p = t.p;
         key.q = QuatFromRigid(t);
-        key.style = static_cast<std::uint32_t>(NumberOf(doc, p, "EasingStyle", 0));
-        key.direction = static_cast<std::uint32_t>(NumberOf(doc, p, "EasingDirection", 0));
-        const std::string &name = doc.instances[p].name;
-        const auto [it, fresh] = trackOf.emplace(std::make_pair(parentName, name), pending.size());
+        key.style = static_cast<std::uint32_t>(NumberById(inst, ids.style, 0));
+        key.direction = static_cast<std::uint32_t>(NumberById(inst, ids.direction, 0));
+        const std::string &name = inst.name;
+        const auto [it, fresh] =
+            trackOf.emplace(std::make_pair(std::string_view(parentName), std::string_view(name)), pending.size());
         if (fresh) {
             pending.emplace_back();
             seq.tracks.push_back(Track{parentName, name, {}});
@@ -311,15 +342,15 @@ struct SequenceReader {
             stack.pop_back();
             const Instance &inst = doc.instances[p];
             for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c)
-                if (*c < doc.instances.size() && IsClass(doc, *c, "Pose")) stack.push_back(*c);
+                if (*c < doc.instances.size() && doc.instances[*c].className == ids.pose) stack.push_back(*c);
             if (p == top) continue;
-            const double weight = NumberOf(doc, p, "Weight", 1);
+            const double weight = NumberById(inst, ids.weight, 1);
             if (weight != 0 && inst.parent != kNoInstance) pose(p, doc.instances[inst.parent].name, time);
         }
     }
 
     void keyframe(std::uint32_t k) {
-        double time = NumberOf(doc, k, "Time", 0);
+        double time = NumberById(doc.instances[k], ids.time, 0);
         // Studio rounds key times to its 1/2400 s tick and stores them as float32: snap them back (0.6333333 s is
         // tick 1520), so that durations and key times come out whole ticks.
         if (std::isfinite(time) && std::fabs(time) <= kMaxKeyframeTime) {
@@ -335,11 +366,12 @@ struct SequenceReader {
         seq.length = std::max(seq.length, time);
         for (std::uint32_t c : doc.instances[k].children) {
             if (c >= doc.instances.size()) continue;
-            if (IsClass(doc, c, "Pose")) {
-                if (NumberOf(doc, c, "Weight", 1) != 0) seq.rootMotion = true;
+            const Instance &child = doc.instances[c];
+            if (child.className == ids.pose) {
+                if (NumberById(child, ids.weight, 1) != 0) seq.rootMotion = true;
                 poses(c, time);
-            } else if (IsClass(doc, c, "KeyframeMarker")) {
-                const Property *v = Find(doc, c, "Value");
+            } else if (child.className == ids.marker) {
+                const Property *v = ids.value == kNoInstance ? nullptr : child.find(ids.value);
                 const auto *text = v != nullptr ? std::get_if<std::string>(&v->value.data) : nullptr;
                 seq.markers.push_back({time, doc.instances[c].name, text != nullptr ? *text : std::string()});
             }
@@ -375,16 +407,17 @@ struct SequenceReader {
 
 std::vector<Sequence> ReadSequences(const Document &doc, std::vector<std::string> &warnings) {
     std::vector<Sequence> out;
+    const SequenceIds ids(doc);
     for (std::uint32_t i = 0; i < doc.instances.size(); ++i) {
         if (!IsClass(doc, i, "KeyframeSequence")) continue;
-        SequenceReader r{doc, warnings, {}, {}, {}, 0, 0};
+        SequenceReader r{doc, ids, warnings, {}, {}, {}, 0, 0};
         r.seq.instance = i;
         r.seq.name = doc.instances[i].name;
         r.seq.loop = BoolOf(doc, i, "Loop", true);
         r.seq.priority = static_cast<std::int64_t>(NumberOf(doc, i, "Priority", 2));
         r.seq.authoredHipHeight = NumberOf(doc, i, "AuthoredHipHeight", 2);
         for (std::uint32_t c : doc.instances[i].children)
-            if (c < doc.instances.size() && IsClass(doc, c, "Keyframe")) r.keyframe(c);
+            if (c < doc.instances.size() && doc.instances[c].className == ids.keyframe) r.keyframe(c);
         r.finish();
         out.push_back(std::move(r.seq));
     }

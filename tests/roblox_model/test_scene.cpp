@@ -8,6 +8,7 @@
 #include "fixtures/rbx_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "gamefmt/metadata.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/value_text.hpp"
@@ -35,8 +36,14 @@ using test::ImportFile;
 using test::ImportMemory;
 using test::ImportResult;
 
+// Nodes that stand for instances: joint nodes of rigs (rbx.joint) are not, and an animation clip's node stands for
+// the instances below it too (rbx.collapsed: its Keyframes and Poses have no nodes).
 std::size_t CountNodes(const aiNode *node) {
-    std::size_t n = 1;
+    std::string joint;
+    std::size_t n = node->mMetaData != nullptr && GetMetadataText(node->mMetaData, "rbx.joint", joint) ? 0 : 1;
+    if (node->mMetaData != nullptr)
+        if (const std::optional<std::int64_t> below = GetMetadataInt(node->mMetaData, "rbx.collapsed"))
+            n += static_cast<std::size_t>(*below);
     for (unsigned i = 0; i < node->mNumChildren; ++i) n += CountNodes(node->mChildren[i]);
     return n;
 }
