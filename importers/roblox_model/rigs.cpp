@@ -34,14 +34,18 @@ Rigid RigidOf(const Document &doc, std::uint32_t i, std::string_view name, bool 
     return cf != nullptr ? RigidFromCFrame(*cf, repaired) : Rigid();
 }
 
-double NumberOf(const Document &doc, std::uint32_t i, std::string_view name, double fallback) {
-    const Property *p = Find(doc, i, name);
+// A number-like property's value (Float32, Float64, Enum, Int32), else `fallback` (also for a null property).
+double NumberValue(const Property *p, double fallback) {
     if (p == nullptr) return fallback;
     if (const auto *f = std::get_if<float>(&p->value.data)) return *f;
     if (const auto *d = std::get_if<double>(&p->value.data)) return *d;
     if (const auto *e = std::get_if<EnumValue>(&p->value.data)) return e->value;
     if (const auto *n = std::get_if<std::int32_t>(&p->value.data)) return *n;
     return fallback;
+}
+
+double NumberOf(const Document &doc, std::uint32_t i, std::string_view name, double fallback) {
+    return NumberValue(Find(doc, i, name), fallback);
 }
 
 bool BoolOf(const Document &doc, std::uint32_t i, std::string_view name, bool fallback) {
@@ -290,15 +294,9 @@ struct SequenceIds {
     }
 };
 
-// A number-like property by id (Float32, Float64, Enum, Int32), else `fallback`.
+// A number-like property by interned id, else `fallback`.
 double NumberById(const Instance &inst, std::uint32_t id, double fallback) {
-    const Property *p = id == kNoInstance ? nullptr : inst.find(id);
-    if (p == nullptr) return fallback;
-    if (const auto *f = std::get_if<float>(&p->value.data)) return *f;
-    if (const auto *d = std::get_if<double>(&p->value.data)) return *d;
-    if (const auto *e = std::get_if<EnumValue>(&p->value.data)) return e->value;
-    if (const auto *n = std::get_if<std::int32_t>(&p->value.data)) return *n;
-    return fallback;
+    return NumberValue(id == kNoInstance ? nullptr : inst.find(id), fallback);
 }
 
 struct SequenceReader {
