@@ -47,7 +47,8 @@ std::vector<std::uint8_t> LongSequenceRig(int keyframes) {
         Prop(doc, poseOfPart[rig.root], "Weight", Type::Float32, 0.0f);
         for (std::uint32_t j : rig.joints) {
             const auto &joint = rigs.joints[j];
-            const std::uint32_t pose = doc.addInstance("Pose", doc.instances[joint.part1].name, poseOfPart.at(joint.part0));
+            const std::uint32_t pose =
+                doc.addInstance("Pose", doc.instances[joint.part1].name, poseOfPart.at(joint.part0));
             poseOfPart[joint.part1] = pose;
             const float a = 0.5f * std::sin(0.1f * static_cast<float>(k) + static_cast<float>(j));
             gamefmt::rbx::CFrame cf;
@@ -76,7 +77,8 @@ std::uint64_t Keys(const aiScene &scene) {
 
 void Report(benchmark::State &state, std::uint64_t keys, double heap, std::size_t fileBytes) {
     state.counters["keys"] = static_cast<double>(keys);
-    state.counters["keys_per_s"] = benchmark::Counter(static_cast<double>(keys), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["keys_per_s"] =
+        benchmark::Counter(static_cast<double>(keys), benchmark::Counter::kIsIterationInvariantRate);
     state.counters["heap_bytes_per_key"] = keys != 0 ? heap / static_cast<double>(keys) : 0;
     state.counters["file_MB"] = static_cast<double>(fileBytes) / 1e6;
 }
@@ -115,8 +117,9 @@ const std::vector<std::uint8_t> &Glb(int keyframes) {
     gamefmt::RegisterExporters(exporter);
     const aiExportDataBlob *blob = scene != nullptr ? exporter.ExportToBlob(scene, "gamefmt-glb") : nullptr;
     std::vector<std::uint8_t> glb;
-    if (blob != nullptr) glb.assign(static_cast<const std::uint8_t *>(blob->data),
-                                    static_cast<const std::uint8_t *>(blob->data) + blob->size);
+    if (blob != nullptr)
+        glb.assign(static_cast<const std::uint8_t *>(blob->data),
+                   static_cast<const std::uint8_t *>(blob->data) + blob->size);
     return cache.emplace(keyframes, std::move(glb)).first->second;
 }
 
