@@ -535,6 +535,28 @@ TEST(RbxRigOptions, RigsAndAnimationsCanBeSwitchedOff) {
 
 // ------------------------------------------------------------------ as a user sees it
 
+TEST(RbxRigDemo, TheDemoRigsWalkAndItsMarker) {
+    const ImportResult r = test::ImportFile(test::TestDataDir() / "demo-rig.rbxm");
+    ASSERT_TRUE(r) << r.error;
+    ASSERT_EQ(r.scene->mNumAnimations, 1u);
+    const aiAnimation &walk = *r.scene->mAnimations[0];
+    EXPECT_STREQ(walk.mName.C_Str(), "Walk");
+    EXPECT_EQ(walk.mDuration, 1.5 * 2400);
+    EXPECT_EQ(walk.mNumChannels, 15u); // 9 keyed joints, 6 at rest
+    std::string text;
+    ASSERT_TRUE(GetMetadataText(r.scene->mMetaData, "anim.0.rbx.markers", text));
+    EXPECT_EQ(text, "[{\"time\":0.500000,\"name\":\"Step\",\"value\":\"left\"}]");
+    bool loop = false;
+    ASSERT_TRUE(r.scene->mMetaData->Get("anim.0.rbx.loop", loop));
+    EXPECT_TRUE(loop);
+    EXPECT_EQ(GetMetadataInt(r.scene->mMetaData, "anim.0.rbx.priority"), 1);
+    // The sword rides on the right hand: its node hangs under RightHand.
+    const aiNode *sword = FindNode(r.scene->mRootNode, "Sword");
+    ASSERT_NE(sword, nullptr);
+    EXPECT_STREQ(sword->mParent->mName.C_Str(), "RightHand");
+    EXPECT_TRUE(Near(WorldAt(*r.scene, nullptr, "Sword", 0), 1.5, 2.35, -2));
+}
+
 TEST(RbxRigCli, InfoListsAnimationsAndTheGlbCarriesThem) {
     const std::filesystem::path dir = test::ScratchDir("rbx-rig-cli");
     const std::filesystem::path rbxm = dir / "arm.rbxm", glb = dir / "arm.glb";
@@ -935,6 +957,10 @@ TEST(RbxRigCorpus, AmsMeleeR15AndItsSequences) {
     EXPECT_EQ(walk->mDuration, 1440.0);
     EXPECT_EQ(AnimationNamed(s, "StunLeft")->mDuration, 1520.0); // 0.6333333 s
     EXPECT_EQ(GetMetadataInt(s.mMetaData, "anim.3.rbx.keyframes"), 5);
+    std::string text;
+    ASSERT_TRUE(GetMetadataText(s.mMetaData, "anim.3.rbx.sequence", text));
+    EXPECT_EQ(text, "Walk");
+    EXPECT_FALSE(GetMetadataText(s.mMetaData, "anim.3.rbx.unboundTracks", text)); // all 12 tracks bound
     // Every Motor6D's Part1 at rest is at its stored CFrame: the node under each `:T` joint node, found through the
     // joint's rbx.joint referent in the document read independently of the scene.
     const rbx::Document doc = ReadDoc(dir);
