@@ -284,7 +284,8 @@ std::vector<double> SampleTimes(const rbx::Track &track, double length, unsigned
             times.push_back(at);
             continue;
         }
-        for (double t = a + h; t < b - h / 2; t += h) times.push_back(t);
+        const double step = std::max(h, d / rbx::kMaxBakedKeysPerSegment);
+        for (double t = a + step; t < b - step / 2; t += step) times.push_back(t);
         if (style == 4) { // the bounce's kinks
             for (double x : {4.0 / 11, 8.0 / 11, 10.0 / 11}) {
                 if (dir == 0) times.push_back(a + (1 - x) * d);

@@ -118,6 +118,9 @@ struct Sequence {
 // Limits of a sequence read from a file (hostile input).
 constexpr double kMaxKeyframeTime = 86400.0; // seconds: later (or negative, or non-finite) keyframes are skipped
 constexpr double kTicksPerSecond = 2400.0;   // Studio's animation tick: key times within 0.01 tick of one snap to it
+// Most keys one eased segment is baked into (a Cubic segment of a day at 1000 fps would be 86 million): longer
+// segments are sampled more coarsely.
+constexpr double kMaxBakedKeysPerSegment = 4096;
 
 // Every KeyframeSequence of the document, in document order. Keyframes with an unusable Time and Poses with a
 // repaired CFrame are reported in `warnings`.

@@ -146,9 +146,12 @@ struct CurveReader {
             for (const std::vector<FloatKey> &keys : *curves)
                 for (std::size_t k = 0; k < keys.size(); ++k) {
                     times.insert(keys[k].time);
-                    if (k + 1 < keys.size() && keys[k].interpolation == 2) // cubic: baked at fps
-                        for (double t = keys[k].time + 1.0 / fps; t < keys[k + 1].time - 0.5 / fps; t += 1.0 / fps)
+                    if (k + 1 < keys.size() && keys[k].interpolation == 2) { // cubic: baked at fps
+                        const double d = keys[k + 1].time - keys[k].time;
+                        const double step = std::max(1.0 / fps, d / kMaxBakedKeysPerSegment);
+                        for (double t = keys[k].time + step; t < keys[k + 1].time - step / 2; t += step)
                             times.insert(t);
+                    }
                     if (k + 1 < keys.size() && keys[k].interpolation == 0) // constant: hold to one tick before
                         times.insert(std::max(keys[k].time, keys[k + 1].time - 1.0 / kTicksPerSecond));
                 }

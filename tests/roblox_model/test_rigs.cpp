@@ -493,6 +493,22 @@ TEST(RbxRigHostile, HugeTimesNaNAndSkewedFramesAreRepairedOrSkipped) {
             EXPECT_TRUE(std::isfinite(anim->mChannels[c]->mPositionKeys[k].mValue.x));
 }
 
+TEST(RbxRigHostile, ADayLongEasedSegmentIsBakedWithinTheCap) {
+    RigBuilder b;
+    const std::uint32_t model = AddArm(b, "Arm");
+    const std::uint32_t seq = b.sequence("Slow", model);
+    b.pose("Upper", b.pose("Base", b.keyframe(seq, 0), 0), 1, At(0, 0, 0), 2, 0); // Elastic
+    b.pose("Upper", b.pose("Base", b.keyframe(seq, 86400), 0), 1, At(1, 0, 0));
+    const ImportResult r =
+        ImportDoc(b.doc, false, [](Assimp::Importer &imp) { imp.SetPropertyInteger(GAMEFMT_RBX_ANIMATION_FPS, 1000); });
+    ASSERT_TRUE(r) << r.error;
+    const aiAnimation *anim = AnimationNamed(*r.scene, "Slow");
+    ASSERT_NE(anim, nullptr);
+    // 86.4 million keys at 1000 fps; the cap samples the segment 4096 times (plus its two ends).
+    EXPECT_LE(anim->mChannels[0]->mNumPositionKeys, 4098u);
+    EXPECT_GE(anim->mChannels[0]->mNumPositionKeys, 4000u);
+}
+
 TEST(RbxRigHostile, DuplicatePartNamesBindByBothNames) {
     RigBuilder b;
     const std::uint32_t model = b.doc.addInstance("Model", "Twins", kNoInstance);
@@ -1047,18 +1063,22 @@ TEST(RbxRigCorpus, UnstableremBones) {
     EXPECT_EQ(bones, 758u);
     const ImportResult r = test::ImportFile(dir);
     ASSERT_TRUE(r) << r.error;
+    // Every Bone got its `:T` node: a joint node (rbx.joint) whose parent is not a Motor6D's `:C0`.
     std::size_t boneT = 0;
     std::vector<const aiNode *> stack{r.scene->mRootNode};
     while (!stack.empty()) {
         const aiNode *n = stack.back();
         stack.pop_back();
         const std::string name = n->mName.C_Str();
-        if (name.size() > 2 && name.compare(name.size() - 2, 2, ":T") == 0 && n->mParent != nullptr &&
-            n->mNumChildren == 0 && n->mTransformation.IsIdentity())
-            ++boneT;
+        std::string joint;
+        if (n->mMetaData != nullptr && GetMetadataText(n->mMetaData, glue::kRbxJoint, joint) && name.size() > 2 &&
+            name.compare(name.size() - 2, 2, ":T") == 0) {
+            const std::string parent = n->mParent->mName.C_Str();
+            if (parent.size() < 3 || parent.compare(parent.size() - 3, 3, ":C0") != 0) ++boneT;
+        }
         for (unsigned i = 0; i < n->mNumChildren; ++i) stack.push_back(n->mChildren[i]);
     }
-    EXPECT_GT(boneT, 0u);
+    EXPECT_EQ(boneT, 758u);
     // Its 27 Animations (36 AnimationControllers) name assets that are not in the file: 26 distinct ids, reported.
     EXPECT_TRUE(LogHas(r, "26 animation asset(s) named by Animation instances are not looked up"));
 }
