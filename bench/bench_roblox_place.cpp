@@ -7,6 +7,7 @@
 #include "gamefmt/gamefmt.hpp"
 #include "import_loop.hpp"
 #include "importers/roblox_model/writer.hpp"
+#include "peak_memory.hpp"
 #include "studio_place.hpp"
 
 #include <assimp/Importer.hpp>
@@ -97,80 +98,15 @@ void BM_RbxPlaceGlbImportByAssimp(benchmark::State &state) {
     Label(state, place);
 }
 
-// VmRSS or VmHWM of this process, KiB (/proc/self/status); 0 when unreadable.
-long StatusKiB(const char *field) {
-    long value = 0;
-    if (FILE *f = std::fopen("/proc/self/status", "r")) {
-        char line[256];
-        const std::size_t n = std::strlen(field);
-        while (std::fgets(line, sizeof line, f) != nullptr)
-            if (std::strncmp(line, field, n) == 0 && line[n] == ':') value = std::atol(line + n + 1);
-        std::fclose(f);
-    }
-    return value;
-}
-
-// The child side of BM_RbxPlacePeakMemory: a fresh copy of this program started with
-// GAMEFMT_BENCH_MEASURE_IMPORT=FILE imports FILE, writes the glb of it (counting bytes), prints
-// "<rss before> <peak after import> <peak after export>" in KiB and exits before main() runs.
-struct MeasureInChild {
-    MeasureInChild() {
-        const char *file = std::getenv("GAMEFMT_BENCH_MEASURE_IMPORT");
-        if (file == nullptr) return;
-        std::ifstream in(file, std::ios::binary);
-        const Bytes bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const long before = StatusKiB("VmRSS");
-        long afterImport = -1, afterExport = -1;
-        {
-            Assimp::Importer importer;
-            const aiScene *scene = Import(importer, bytes, "rbxl");
-            afterImport = StatusKiB("VmHWM");
-            if (scene != nullptr) {
-                std::size_t written = 0;
-                gamefmt::glue::WriteGltf(
-                    *scene, gamefmt::glue::GltfOptions{}, "p.glb", "", [&written](const std::string &) {
-                        return gamefmt::glue::ByteSink([&written](const char *, std::size_t n) { written += n; });
-                    });
-                afterExport = StatusKiB("VmHWM");
-            }
-        }
-        std::printf("%ld %ld %ld\n", before, afterImport, afterExport);
-        std::fflush(stdout);
-        _exit(afterImport > 0 && afterExport > 0 ? 0 : 1);
-    }
-} gMeasureInChild;
-
 // Peak resident memory of one import (and of the glb export after it) in a fresh process (this program,
 // re-run with GAMEFMT_BENCH_MEASURE_IMPORT): its peak minus its resident size before the import. Reported
 // too: the whole process's peak, what /usr/bin/time would say of such a program.
 void BM_RbxPlacePeakMemory(benchmark::State &state) {
     const Place &place = PlaceOf(state.range(0));
-    char path[] = "/tmp/gamefmt-bench-XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd < 0 || write(fd, place.bytes.data(), place.bytes.size()) != static_cast<ssize_t>(place.bytes.size())) {
-        state.SkipWithError("cannot write the place to /tmp");
-        return;
-    }
-    close(fd);
-    long before = 0, imported = 0, exported = 0;
-    for (auto _ : state) {
-        const std::string command =
-            "GAMEFMT_BENCH_MEASURE_IMPORT=" + std::string(path) + " /proc/" + std::to_string(getpid()) + "/exe";
-        FILE *child = popen(command.c_str(), "r");
-        if (child == nullptr || std::fscanf(child, "%ld %ld %ld", &before, &imported, &exported) != 3 ||
-            pclose(child) != 0) {
-            state.SkipWithError("the measuring process failed");
-            break;
-        }
-    }
-    unlink(path);
-    state.counters["import_peak_MiB"] = static_cast<double>(imported - before) / 1024;
-    state.counters["import_and_glb_peak_MiB"] = static_cast<double>(exported - before) / 1024;
-    state.counters["process_peak_MiB"] = static_cast<double>(exported) / 1024;
+    gamefmt::bench::PeakMemory(state, place.bytes);
     Label(state, place);
 }
 
-// Arguments: thousands of instances.
 BENCHMARK(BM_RbxPlaceImport)->Arg(14)->Arg(26)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxPlaceGlbImportByAssimp)->Arg(14)->Arg(26)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RbxPlacePeakMemory)->Arg(14)->Arg(26)->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -3,6 +3,9 @@
 
 #include "assimp_glue/common/io_util.hpp"
 
+#include <assimp/Importer.hpp>
+
+#include <limits>
 #include <vector>
 
 namespace gamefmt::glue {
@@ -16,6 +19,13 @@ bool FormatImporter::CanRead(const std::string &file, Assimp::IOSystem *io, bool
 void FormatImporter::SetupProperties(const Assimp::Importer *importer) {
     mLimits = ReadImportLimits(importer);
     readOptions(importer);
+}
+
+float NumberProperty(const Assimp::Importer *importer, const char *name, float fallback) {
+    constexpr int kUnset = std::numeric_limits<int>::min();
+    const int integer = importer->GetPropertyInteger(name, kUnset);
+    if (integer != kUnset) return static_cast<float>(integer);
+    return importer->GetPropertyFloat(name, fallback);
 }
 
 } // namespace gamefmt::glue

@@ -23,6 +23,10 @@ inline aiImporterDesc DescribeFormat(const char *name, const char *comments, uns
     return {name, "gamefmt", "gamefmt", comments, flags, minMajor, minMinor, maxMajor, maxMinor, extensions};
 }
 
+// A numeric option given either way: the CLI and `-o NAME=2` set an integer property for "2" and a float one for
+// "2.5"; Assimp keeps the two kinds apart, so read the integer first, then the float, else `fallback`.
+float NumberProperty(const Assimp::Importer *importer, const char *name, float fallback);
+
 class FormatImporter : public Assimp::BaseImporter {
 public:
     // `description` must outlive the importer (the formats' are static); `headBytes` is how much of the file

@@ -785,6 +785,8 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
     rbx::TerrainMeshOptions options;
     options.stride = mOptions.terrainStride;
     options.water = mOptions.terrainWater;
+    options.error = mOptions.terrainError;
+    options.threads = mOptions.terrainThreads;
     const rbx::TerrainSurface surface = rbx::MeshTerrain(grid, options);
     grid = rbx::TerrainGrid(); // the voxels are no longer needed
     const auto colours = rbx::TerrainMaterialColors(reinterpret_cast<const std::uint8_t *>(data->materialColors.data()),
@@ -815,9 +817,15 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
     aiNode *node = mNodes[index];
     node->mNumMeshes = static_cast<unsigned>(meshes.size());
     node->mMeshes = CopyToNewArray(meshes);
+    std::size_t triangles = 0;
+    for (const auto &tris : surface.trianglesByMaterial) triangles += tris.size() / 3;
     LogInfo(prefix + std::to_string(voxels) + " voxels in " + std::to_string(chunks) + " chunks → " +
-            std::to_string(meshes.size()) + " mesh(es), " + std::to_string(surface.positions.size()) +
-            " surface vertices (stride " + std::to_string(options.stride) + ")");
+            std::to_string(meshes.size()) + " mesh(es), " + std::to_string(triangles) + " triangles (" +
+            std::to_string(surface.fullTriangles) + " before simplification), " +
+            std::to_string(surface.positions.size()) + " vertices (stride " + std::to_string(options.stride) +
+            ", error " + std::to_string(options.error) + " studs; " + std::to_string(surface.meshedChunks) +
+            " chunk(s) with a surface, " + std::to_string(surface.unsimplifiedPatches) +
+            " patch(es) left unsimplified)");
 }
 
 void GeometryBuilder::appendChild(std::uint32_t index, aiNode *child) {

@@ -53,6 +53,8 @@ struct RbxGeometryOptions {
     bool terrain = true;        // GAMEFMT_RBX_TERRAIN: mesh Terrain.SmoothGrid
     bool terrainWater = true;   // GAMEFMT_RBX_TERRAIN_WATER
     int terrainStride = 1;      // GAMEFMT_RBX_TERRAIN_STRIDE: 1, 2 or 4
+    float terrainError = 0.5f;  // GAMEFMT_RBX_TERRAIN_ERROR: studs, 0 = unsimplified
+    int terrainThreads = 1;     // GAMEFMT_RBX_TERRAIN_THREADS resolved (0 = hardware concurrency → that count)
     std::uint64_t terrainBudget = std::uint64_t(1) << 30; // bytes of dense voxel chunks (GAMEFMT_RBX_MAX_DECOMPRESSED)
 };
 

@@ -14,6 +14,10 @@
 
 #include <assimp/Importer.hpp>
 
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
 namespace gamefmt::glue {
 
 const aiImporterDesc &RobloxModelImporter::Description() {
@@ -61,11 +65,25 @@ void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
     mAssetFolders = SplitAssetFolders(importer->GetPropertyString(GAMEFMT_RBX_ASSET_DIR, ""));
     mGeometry.terrain = importer->GetPropertyBool(GAMEFMT_RBX_TERRAIN, true);
     mGeometry.terrainWater = importer->GetPropertyBool(GAMEFMT_RBX_TERRAIN_WATER, true);
-    const int stride = importer->GetPropertyInteger(GAMEFMT_RBX_TERRAIN_STRIDE, 2);
+    const int stride = importer->GetPropertyInteger(GAMEFMT_RBX_TERRAIN_STRIDE, 1);
     if (stride != 1 && stride != 2 && stride != 4)
         mOptionError = "option " GAMEFMT_RBX_TERRAIN_STRIDE " is " + std::to_string(stride) + "; valid values: 1, 2, 4";
     else
         mGeometry.terrainStride = stride;
+    const float error = NumberProperty(importer, GAMEFMT_RBX_TERRAIN_ERROR, 0.5f);
+    if (!(error >= 0 && error <= 64)) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", static_cast<double>(error));
+        mOptionError = std::string("option " GAMEFMT_RBX_TERRAIN_ERROR " is ") + text + "; valid values: 0 to 64 studs";
+    } else
+        mGeometry.terrainError = error;
+    const int threads = importer->GetPropertyInteger(GAMEFMT_RBX_TERRAIN_THREADS, 0);
+    if (threads < 0 || threads > 256)
+        mOptionError =
+            "option " GAMEFMT_RBX_TERRAIN_THREADS " is " + std::to_string(threads) + "; valid values: 0 to 256";
+    else
+        mGeometry.terrainThreads =
+            threads != 0 ? threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     mGeometry.terrainBudget = mMaxDecompressed;
     mRig.rigs = importer->GetPropertyBool(GAMEFMT_RBX_RIGS, true);
     mRig.animations = importer->GetPropertyBool(GAMEFMT_RBX_ANIMATIONS, true);

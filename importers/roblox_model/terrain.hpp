@@ -1,6 +1,7 @@
 // Roblox smooth terrain (docs/formats/roblox-terrain.md): the Terrain.SmoothGrid voxel blob decoded strictly into
-// 32³ chunks, and a surface-nets mesher (§8.2) that turns the voxels into triangles per material, plus water
-// (§8.3). No Assimp here: the glue builds aiMeshes from TerrainSurface.
+// 32³ chunks (terrain.cpp), and a dense, chunk-parallel surface-nets mesher (§8.2, §8.3) that turns the voxels into
+// triangles per material and simplifies them to an error bound (terrain_mesher.cpp). No Assimp here: the glue builds
+// aiMeshes from TerrainSurface.
 #pragma once
 
 #include "importers/roblox_model/dom.hpp"
@@ -20,24 +21,34 @@ inline constexpr float kVoxelStuds = 4.0f;
 inline constexpr std::uint8_t kTerrainAir = 0, kTerrainWater = 1;
 inline constexpr std::size_t kTerrainMaterialCount = 23; // ids with a name (§5); 23–63 are unknown solids
 
-// One 32³ chunk; voxel i has local x = i & 31, z = (i >> 5) & 31, y = i >> 10 (§4.4).
+// One 32³ chunk; voxel i has local x = i & 31, z = (i >> 5) & 31, y = i >> 10 (§4.4). A chunk whose voxels all
+// share one material and occupancy (solid rock, open air, deep water: most chunks of a real map) keeps no arrays.
 struct TerrainChunk {
     std::array<std::int32_t, 3> position{}; // in chunks (global voxel = 32 · position + local)
-    std::vector<std::uint8_t> material;     // 32768 material ids (0 Air, 1 Water, 2… solids)
+    std::vector<std::uint8_t> material;     // 32768 material ids (0 Air, 1 Water, 2… solids); empty if uniform
     std::vector<std::uint8_t> occupancy;    // 32768 stored bytes: amount = (b + 1) / 256; absent = 255 (full)
     std::vector<std::uint8_t> liquid;       // empty, or 32768 liquid amounts of shoreline voxels: 0 none,
                                             // else (b + 1) capped at 255, amount = value / 256
+    std::uint8_t uniformMaterial = kTerrainAir, uniformOccupancy = 255; // every voxel's, when `material` is empty
+    bool hasSolid = false, hasLiquid = false; // any voxel of material ≥ 2; any Water voxel or shoreline liquid
+
+    bool uniform() const { return material.empty(); }
+    std::uint8_t materialAt(std::size_t i) const { return material.empty() ? uniformMaterial : material[i]; }
+    std::uint8_t occupancyAt(std::size_t i) const { return occupancy.empty() ? uniformOccupancy : occupancy[i]; }
+    std::uint8_t liquidAt(std::size_t i) const { return liquid.empty() ? 0 : liquid[i]; }
 };
 
 struct TerrainGrid {
     std::vector<TerrainChunk> chunks;
+    std::size_t uniformChunks = 0;  // chunks without arrays (TerrainChunk::uniform)
     std::uint64_t nonAirVoxels = 0; // voxels whose material is not Air (water included)
     std::uint64_t runs = 0;
     std::vector<std::string> warnings;
 };
 
 // Decodes a SmoothGrid blob (§4, §7). Throws FormatError (kTerrainFormatName, problem, byte offset) for an
-// unsupported header or a malformed chunk; `maxBytes` caps the memory the dense chunks take (64 KiB each).
+// unsupported header or a malformed chunk; `maxBytes` caps the memory the dense chunks take (64 KiB each, charged
+// before a chunk is known to be uniform).
 TerrainGrid DecodeSmoothGrid(const std::uint8_t *data, std::size_t size,
                              std::uint64_t maxBytes = std::uint64_t(1) << 30);
 
@@ -55,15 +66,31 @@ struct TerrainSurface {
     std::vector<Vector3> positions;
     std::vector<Vector3> normals;
     std::vector<std::vector<std::uint32_t>> trianglesByMaterial; // index = material id (Water's: the water pass)
+    std::uint64_t fullTriangles = 0;                             // triangles before simplification
+    std::uint64_t meshedChunks = 0;        // chunks that had a surface (the others were skipped whole)
+    float simplifierError = 0;             // the largest error meshoptimizer reported for a patch, studs
+    std::uint64_t unsimplifiedPatches = 0; // chunk surfaces left as they were (meshoptimizer left a zero-area triangle)
 };
 
 struct TerrainMeshOptions {
     int stride = 1;    // 1, 2 or 4: cells of 4·stride studs (§8.4)
     bool water = true; // the water pass (§8.3)
+    // Simplification bound in studs; 0 = none (the surface-nets surface as is). Each chunk's surface of each
+    // material is simplified on its own with its borders locked (no cracks at chunk or material borders): flat
+    // regions exactly (their inner vertices removed), the rest by meshopt_simplify to this error.
+    float error = 0;
+    int threads = 1; // chunks meshed in parallel; the output does not depend on it
 };
 
-// Surface nets of §8.2 over the whole sparse grid (no seams at chunk borders); with `water`, the §8.3 pass's
-// triangles are in trianglesByMaterial[kTerrainWater].
+// Surface nets of §8.2 over the sparse grid, chunk by chunk with a two-voxel apron read from the neighbours, then
+// stitched: a vertex on a chunk border is one vertex (no seams, no cracks, normals summed over both sides). With
+// `water`, the §8.3 pass's triangles are in trianglesByMaterial[kTerrainWater]. Throws std::bad_alloc only.
 TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &options);
+
+// The key of a chunk (or voxel, or dual cell) position within ±2^20 per axis, for hash tables.
+inline std::uint64_t TerrainPositionKey(std::int64_t x, std::int64_t y, std::int64_t z) {
+    const auto part = [](std::int64_t v) { return static_cast<std::uint64_t>(v + (1 << 20)) & 0x1FFFFF; };
+    return part(x) << 42 | part(y) << 21 | part(z);
+}
 
 } // namespace gamefmt::rbx

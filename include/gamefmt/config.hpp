@@ -145,11 +145,20 @@
 // CLI: --rbx-no-water
 #define GAMEFMT_RBX_TERRAIN_WATER "GAMEFMT_RBX_TERRAIN_WATER"
 
-// Import (int, default 2): mesh the terrain every N voxels per axis (1, 2 or 4): cells of 4·N studs, a coarse cell
-// taking the most common solid material and the mean occupancy of its N³ voxels. 2 keeps a big map (millions
-// of voxels) within a few hundred MB and about a quarter of the triangles; 1 is full resolution.
-// CLI: --rbx-terrain-stride N
+// Import (int, default 1): mesh the terrain every N voxels per axis (1, 2 or 4): cells of 4·N studs, a coarse cell
+// taking the most common solid material and the mean occupancy of its N³ voxels. 1 is full resolution; 2 and 4
+// are for quick previews (they smear anything under 4·N studs). CLI: --rbx-terrain-stride N
 #define GAMEFMT_RBX_TERRAIN_STRIDE "GAMEFMT_RBX_TERRAIN_STRIDE"
+
+// Import (float, default 0.5): simplify the terrain surface to this error in studs (0.5 = 1/8 voxel): flat regions
+// exactly, the rest with meshoptimizer's meshopt_simplify, each chunk's surface of each material on its own with
+// its borders locked (no cracks). 0 = the full surface-nets surface, unsimplified. 0 to 64.
+// CLI: --rbx-terrain-error STUDS
+#define GAMEFMT_RBX_TERRAIN_ERROR "GAMEFMT_RBX_TERRAIN_ERROR"
+
+// Import (int, default 0 = the hardware's concurrency): threads that mesh terrain chunks; 1 = on the importing
+// thread only. The result does not depend on it. 0 to 256. CLI: --rbx-terrain-threads N
+#define GAMEFMT_RBX_TERRAIN_THREADS "GAMEFMT_RBX_TERRAIN_THREADS"
 
 // Export (string, default "lz4"): chunk compression of binary files written by the rbxm exporter:
 // "lz4" (what Studio writes), "zstd" or "none". The XML exporter ignores it. CLI: --rbx-compression C

@@ -2,11 +2,16 @@
 // §4.2 delta examples, the mesher vectors of §9.3 (counts, planes, winding, closedness, no seam across a chunk
 // border), MaterialColors defaults, and hostile blobs.
 #include "common/error.hpp"
+#include "fixtures/rbx_place_fixtures.hpp"
+#include "fixtures/terrain_distance.hpp"
 #include "importers/roblox_model/terrain.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <vector>
@@ -215,6 +220,229 @@ TEST(RbxTerrain, WaterPassAndStride) {
     for (const rbx::Vector3 &p : c.positions) EXPECT_LE(std::fabs(p.x - 4), 4.0f); // cells of 8 studs, centre 4
 }
 
+// ------------------------------------------------------------------ the chunked mesher and its simplification
+
+// A grid of chunks from a voxel function (fixtures::EncodeSmoothGrid), decoded.
+rbx::TerrainGrid GridOf(fixtures::TerrainVoxelFn voxel, const std::vector<std::array<std::int32_t, 3>> &chunks) {
+    const Bytes blob = fixtures::EncodeSmoothGrid(voxel, chunks);
+    return Decode(blob);
+}
+
+// Rolling hills over x, z (two octaves, no flat spot), Rock under Grass, a pond of water in one corner.
+fixtures::TerrainVoxel Hills(std::int32_t x, std::int32_t y, std::int32_t z) {
+    const float h = 20.0f + 6.0f * std::sin(static_cast<float>(x) / 9.0f) * std::cos(static_cast<float>(z) / 11.0f) +
+                    2.0f * std::sin(static_cast<float>(x + 2 * z) / 5.0f);
+    const float fy = static_cast<float>(y);
+    if (fy < h - 1) return {8, 255, -1};
+    if (fy < h) return {2, static_cast<std::uint8_t>(std::clamp((h - fy) * 256 - 1, 0.0f, 254.0f)), -1};
+    if (x > 40 && z > 40 && y < 22) return {1, 255, -1};
+    return {};
+}
+
+// A flat plain of Grass whose top voxel layer is half full: perfectly flat everywhere.
+fixtures::TerrainVoxel Plain(std::int32_t, std::int32_t y, std::int32_t) {
+    if (y < 3) return {8, 255, -1};
+    if (y == 3) return {2, 127, -1};
+    return {};
+}
+
+const std::vector<std::array<std::int32_t, 3>> kTwoByTwo = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {1, 0, 1}};
+
+// Every edge of a closed surface is used by exactly two triangles, in opposite directions.
+// Water surfaces are open (no faces against solids, §8.3): only the solid materials are checked.
+void ExpectClosed(const rbx::TerrainSurface &s, const char *what) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed;
+    for (std::size_t m = 2; m < s.trianglesByMaterial.size(); ++m)
+        for (std::size_t t = 0, n = s.trianglesByMaterial[m].size(); t + 2 < n; t += 3) {
+            const auto &tris = s.trianglesByMaterial[m];
+            for (int k = 0; k < 3; ++k) ++directed[{tris[t + k], tris[t + (k + 1) % 3]}];
+        }
+    std::size_t bad = 0;
+    for (const auto &[edge, count] : directed) {
+        const auto reverse = directed.find({edge.second, edge.first});
+        if (count != 1 || reverse == directed.end() || reverse->second != 1) {
+            if (bad < 12)
+                ADD_FAILURE() << what << ": edge " << s.positions[edge.first].x << "," << s.positions[edge.first].y
+                              << "," << s.positions[edge.first].z << " -> " << s.positions[edge.second].x << ","
+                              << s.positions[edge.second].y << "," << s.positions[edge.second].z << " x" << count;
+            ++bad;
+        }
+    }
+    EXPECT_EQ(bad, 0u) << what << ": edges not shared by exactly two opposite triangles (a crack or a T-junction)";
+}
+
+std::size_t TriangleCount(const rbx::TerrainSurface &s) {
+    std::size_t n = 0;
+    for (const auto &t : s.trianglesByMaterial) n += t.size() / 3;
+    return n;
+}
+
+// Every vertex is a surface vertex: at most one copy of a position (chunk borders stitched, no duplicates).
+void ExpectNoDuplicateVertices(const rbx::TerrainSurface &s) {
+    std::set<std::array<float, 3>> seen;
+    for (const rbx::Vector3 &p : s.positions)
+        EXPECT_TRUE(seen.insert({p.x, p.y, p.z}).second) << p.x << " " << p.y << " " << p.z;
+}
+
+// Normals from the output alone (the oracle): at full resolution the triangles come in quads (v0 v1 v2, v0 v2 v3,
+// §8.2 step 3); each vertex's normal is the normalised sum of the area-weighted normals (the sum of the two
+// triangles' (b − a) × (c − a)) of the quads around it (§8.2 step 5).
+std::vector<rbx::Vector3> OracleNormals(const rbx::TerrainSurface &s) {
+    std::vector<double> sum(3 * s.positions.size(), 0.0);
+    const auto cross = [&](std::uint32_t i, std::uint32_t j, std::uint32_t k, double *n) {
+        const rbx::Vector3 &a = s.positions[i], &b = s.positions[j], &c = s.positions[k];
+        const double u[3] = {b.x - a.x, b.y - a.y, b.z - a.z}, v[3] = {c.x - a.x, c.y - a.y, c.z - a.z};
+        n[0] += u[1] * v[2] - u[2] * v[1];
+        n[1] += u[2] * v[0] - u[0] * v[2];
+        n[2] += u[0] * v[1] - u[1] * v[0];
+    };
+    for (const auto &tris : s.trianglesByMaterial)
+        for (std::size_t q = 0; q + 5 < tris.size(); q += 6) {
+            const std::uint32_t *t = &tris[q];
+            EXPECT_TRUE(t[3] == t[0] && t[4] == t[2]) << "not a quad at " << q;
+            double n[3] = {0, 0, 0};
+            cross(t[0], t[1], t[2], n);
+            cross(t[3], t[4], t[5], n);
+            for (const std::uint32_t v : {t[0], t[1], t[2], t[5]})
+                for (int k = 0; k < 3; ++k) sum[3 * v + static_cast<std::size_t>(k)] += n[k];
+        }
+    std::vector<rbx::Vector3> out(s.positions.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const double *n = &sum[3 * i];
+        const double l = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (l > 0) out[i] = {float(n[0] / l), float(n[1] / l), float(n[2] / l)};
+    }
+    return out;
+}
+
+// Full resolution over four chunks: closed, no duplicate vertices, and every normal — those on the chunk borders
+// x = 128 and z = 128 included, whose quads come from both chunks — equals the oracle's.
+TEST(RbxTerrainMesher, SeamsHaveOneVertexAndNormalsFromBothSides) {
+    const rbx::TerrainGrid g = GridOf(Hills, kTwoByTwo);
+    const rbx::TerrainSurface s = rbx::MeshTerrain(g, {});
+    ExpectClosed(s, "full resolution");
+    ExpectNoDuplicateVertices(s);
+    const std::vector<rbx::Vector3> oracle = OracleNormals(s);
+    std::size_t seam = 0, seamBothSides = 0;
+    std::vector<std::uint8_t> sides(s.positions.size(), 0);
+    for (const auto &tris : s.trianglesByMaterial)
+        for (std::size_t t = 0; t + 2 < tris.size(); t += 3) {
+            const float cx = (s.positions[tris[t]].x + s.positions[tris[t + 1]].x + s.positions[tris[t + 2]].x) / 3;
+            for (int k = 0; k < 3; ++k) sides[tris[t + k]] |= cx < 128 ? 1 : 2;
+        }
+    for (std::size_t i = 0; i < s.positions.size(); ++i) {
+        EXPECT_NEAR(s.normals[i].x, oracle[i].x, 1e-4) << i;
+        EXPECT_NEAR(s.normals[i].y, oracle[i].y, 1e-4) << i;
+        EXPECT_NEAR(s.normals[i].z, oracle[i].z, 1e-4) << i;
+        if (std::fabs(s.positions[i].x - 128) < 2.1f) {
+            ++seam;
+            seamBothSides += sides[i] == 3 ? 1 : 0;
+        }
+    }
+    EXPECT_GT(seam, 100u);
+    EXPECT_GT(seamBothSides, 100u); // one vertex, used by both chunks' triangles
+}
+
+// Simplified: still closed across the chunk borders (every border vertex locked on both sides), no duplicate
+// vertices, far fewer triangles, and within the error of the full surface (sampled both ways by the oracle).
+TEST(RbxTerrainMesher, SimplifiedSurfaceIsClosedAndWithinTheBound) {
+    const rbx::TerrainGrid g = GridOf(Hills, kTwoByTwo);
+    const rbx::TerrainSurface full = rbx::MeshTerrain(g, {});
+    rbx::TerrainMeshOptions options;
+    options.error = 0.5f;
+    const rbx::TerrainSurface s = rbx::MeshTerrain(g, options);
+    ExpectClosed(s, "simplified");
+    ExpectNoDuplicateVertices(s);
+    EXPECT_EQ(s.fullTriangles, TriangleCount(full));
+    EXPECT_LT(TriangleCount(s), TriangleCount(full) / 2);
+    EXPECT_FALSE(s.trianglesByMaterial[1].empty()); // the pond
+    for (const bool water : {false, true}) {
+        const fixtures::TriangleGrid toFull(full, water), toSimplified(s, water);
+        const fixtures::Distances there = fixtures::SampledDistances(s, toFull, water, 20000);
+        const fixtures::Distances back = fixtures::SampledDistances(full, toSimplified, water, 20000);
+        EXPECT_GT(there.samples, 100u);
+        // meshoptimizer's bound is a quadric estimate, not a hard distance: allow twice the bound at the worst
+        // sample; the mean stays well under it (docs/performance.md has the measured figures).
+        EXPECT_LE(there.max, 1.0) << water;
+        EXPECT_LE(back.max, 1.0) << water;
+        EXPECT_LE(there.mean(), 0.25) << water;
+        EXPECT_LE(back.mean(), 0.25) << water;
+    }
+}
+
+// Flat ground simplifies exactly: the plain's top stays the plane y = 4·3 + 2 + 4·0.5 = 16, its inner vertices go,
+// and every remaining vertex is a full-resolution vertex or a rectangle's centre on that plane.
+TEST(RbxTerrainMesher, FlatGroundSimplifiesExactly) {
+    const rbx::TerrainGrid g = GridOf(Plain, kTwoByTwo);
+    const rbx::TerrainSurface full = rbx::MeshTerrain(g, {});
+    rbx::TerrainMeshOptions options;
+    options.error = 0.5f;
+    options.threads = 2;
+    const rbx::TerrainSurface s = rbx::MeshTerrain(g, options);
+    ExpectClosed(s, "plain");
+    // Each chunk's top and bottom keep their locked borders (4 × 32 vertices each: a fan of ~128 triangles) and
+    // the rounded rim goes to meshoptimizer: 18,432 triangles become about 3,000.
+    EXPECT_LT(TriangleCount(s) * 5, TriangleCount(full));
+    std::set<std::array<float, 3>> fullVertices;
+    for (const rbx::Vector3 &p : full.positions) fullVertices.insert({p.x, p.y, p.z});
+    std::size_t top = 0;
+    for (const rbx::Vector3 &p : s.positions) {
+        if (p.y == 16.0f) ++top;
+        EXPECT_TRUE(fullVertices.count({p.x, p.y, p.z}) != 0 || p.y == 16.0f || p.y == -2.0f)
+            << p.x << " " << p.y << " " << p.z;
+    }
+    EXPECT_GT(top, 4u);
+    const Stats a = Measure(full), b = Measure(s);
+    EXPECT_NEAR(b.volume, a.volume, a.volume * 1e-3);
+}
+
+// The output is the same whatever the thread count (chunks meshed in any order, stitched in chunk order).
+TEST(RbxTerrainMesher, SameOutputForAnyThreadCount) {
+    const rbx::TerrainGrid g = GridOf(Hills, kTwoByTwo);
+    for (const float error : {0.0f, 0.5f}) {
+        rbx::TerrainMeshOptions one;
+        one.error = error;
+        const rbx::TerrainSurface a = rbx::MeshTerrain(g, one);
+        for (const int threads : {2, 3, 8}) {
+            rbx::TerrainMeshOptions many = one;
+            many.threads = threads;
+            const rbx::TerrainSurface b = rbx::MeshTerrain(g, many);
+            ASSERT_EQ(a.positions.size(), b.positions.size()) << threads;
+            EXPECT_EQ(0,
+                      std::memcmp(a.positions.data(), b.positions.data(), a.positions.size() * sizeof(rbx::Vector3)));
+            EXPECT_EQ(0, std::memcmp(a.normals.data(), b.normals.data(), a.normals.size() * sizeof(rbx::Vector3)));
+            EXPECT_EQ(a.trianglesByMaterial, b.trianglesByMaterial) << threads;
+        }
+    }
+}
+
+// A 3×3×3 block of solid Rock chunks: every chunk decodes uniform (no arrays), the hidden centre chunk is skipped
+// whole, and the cube's surface is the six faces (96 × 96 quads each, full resolution).
+fixtures::TerrainVoxel Rock(std::int32_t, std::int32_t, std::int32_t) {
+    return {8, 255, -1};
+}
+
+TEST(RbxTerrainMesher, UniformChunksCostNothingInside) {
+    std::vector<std::array<std::int32_t, 3>> chunks;
+    for (std::int32_t x = 0; x < 3; ++x)
+        for (std::int32_t y = 0; y < 3; ++y)
+            for (std::int32_t z = 0; z < 3; ++z) chunks.push_back({x, y, z});
+    const rbx::TerrainGrid g = GridOf(Rock, chunks);
+    EXPECT_EQ(g.uniformChunks, 27u);
+    for (const rbx::TerrainChunk &c : g.chunks) EXPECT_TRUE(c.material.empty() && c.occupancy.empty());
+    EXPECT_EQ(g.nonAirVoxels, 27u * 32768);
+    const rbx::TerrainSurface s = rbx::MeshTerrain(g, {});
+    EXPECT_EQ(s.meshedChunks, 26u);
+    EXPECT_EQ(TriangleCount(s), 6u * 96 * 96 * 2);
+    ExpectClosed(s, "cube");
+    rbx::TerrainMeshOptions options;
+    options.error = 0.5f;
+    const rbx::TerrainSurface simple = rbx::MeshTerrain(g, options);
+    ExpectClosed(simple, "simplified cube");
+    EXPECT_LT(TriangleCount(simple) * 10, TriangleCount(s));
+    EXPECT_NEAR(Measure(simple).volume, Measure(s).volume, 1.0);
+}
+
 TEST(RbxTerrain, MaterialColorsAndNames) {
     const auto classic = rbx::TerrainMaterialColors(nullptr, 0);
     EXPECT_EQ(classic[2].r, 0x6A);
@@ -242,6 +470,8 @@ TEST(RbxTerrain, MaterialColorsAndNames) {
 #include "support/import_helpers.hpp"
 
 #include <assimp/scene.h>
+
+#include <tuple>
 
 namespace gamefmt {
 namespace {
@@ -304,24 +534,42 @@ TEST(RbxTerrainScene, TerrainPlaceMeshesPerMaterialWithWater) {
     }
 }
 
-TEST(RbxTerrainScene, OptionsSwitchTerrainWaterAndStride) {
-    const test::ImportResult full =
-        ImportTerrain([](Assimp::Importer &i) { i.SetPropertyInteger(GAMEFMT_RBX_TERRAIN_STRIDE, 1); });
-    const test::ImportResult coarse = ImportTerrain(); // stride 2 by default
+TEST(RbxTerrainScene, OptionsSwitchTerrainWaterStrideErrorAndThreads) {
+    const auto with = [](const char *name, int value) {
+        return ImportTerrain([name, value](Assimp::Importer &i) { i.SetPropertyInteger(name, value); });
+    };
+    const test::ImportResult simplified = ImportTerrain(); // stride 1, error 0.5 by default
+    const test::ImportResult full = with(GAMEFMT_RBX_TERRAIN_ERROR, 0);
+    const test::ImportResult finer =
+        ImportTerrain([](Assimp::Importer &i) { i.SetPropertyFloat(GAMEFMT_RBX_TERRAIN_ERROR, 0.05f); });
+    const test::ImportResult coarse = with(GAMEFMT_RBX_TERRAIN_STRIDE, 2);
+    const test::ImportResult single = with(GAMEFMT_RBX_TERRAIN_THREADS, 1);
     const test::ImportResult dry =
         ImportTerrain([](Assimp::Importer &i) { i.SetPropertyBool(GAMEFMT_RBX_TERRAIN_WATER, false); });
     const test::ImportResult off =
         ImportTerrain([](Assimp::Importer &i) { i.SetPropertyBool(GAMEFMT_RBX_TERRAIN, false); });
-    const test::ImportResult bad =
-        ImportTerrain([](Assimp::Importer &i) { i.SetPropertyInteger(GAMEFMT_RBX_TERRAIN_STRIDE, 3); });
-    ASSERT_TRUE(full && coarse && dry && off) << full.error << coarse.error << dry.error << off.error;
+    for (const test::ImportResult *r : {&simplified, &full, &finer, &coarse, &single, &dry, &off})
+        ASSERT_TRUE(*r) << r->error;
     const auto node = [](const test::ImportResult &r) { return r.scene->mRootNode->FindNode("Terrain"); };
-    EXPECT_GT(Faces(full.scene, node(full)), 3 * Faces(coarse.scene, node(coarse)));
+    const std::size_t fullFaces = Faces(full.scene, node(full));
+    EXPECT_LT(Faces(simplified.scene, node(simplified)) * 2, fullFaces);
+    EXPECT_LT(Faces(simplified.scene, node(simplified)), Faces(finer.scene, node(finer)));
+    EXPECT_LT(Faces(finer.scene, node(finer)), fullFaces);
+    EXPECT_LT(Faces(coarse.scene, node(coarse)) * 3, fullFaces);
+    EXPECT_EQ(Faces(single.scene, node(single)), Faces(simplified.scene, node(simplified)));
     EXPECT_EQ(MeshNames(dry.scene, node(dry)),
               (std::vector<std::string>{"Terrain_Grass", "Terrain_Sand", "Terrain_Rock"}));
     EXPECT_EQ(node(off)->mNumMeshes, 0u);
-    EXPECT_FALSE(bad);
-    EXPECT_NE(bad.error.find("GAMEFMT_RBX_TERRAIN_STRIDE is 3; valid values: 1, 2, 4"), std::string::npos) << bad.error;
+    for (const auto &[name, value, message] :
+         {std::make_tuple(GAMEFMT_RBX_TERRAIN_STRIDE, 3, "GAMEFMT_RBX_TERRAIN_STRIDE is 3; valid values: 1, 2, 4"),
+          std::make_tuple(GAMEFMT_RBX_TERRAIN_ERROR, -1, "GAMEFMT_RBX_TERRAIN_ERROR is -1"),
+          std::make_tuple(GAMEFMT_RBX_TERRAIN_ERROR, 65, "valid values: 0 to 64 studs"),
+          std::make_tuple(GAMEFMT_RBX_TERRAIN_THREADS, -2,
+                          "GAMEFMT_RBX_TERRAIN_THREADS is -2; valid values: 0 to 256")}) {
+        const test::ImportResult bad = with(name, value);
+        EXPECT_FALSE(bad) << name;
+        EXPECT_NE(bad.error.find(message), std::string::npos) << bad.error;
+    }
 }
 
 // Every Studio terrain of the corpus is empty (01 05): no meshes, 0 voxels, 0 chunks (roblox-terrain.md §9.1).

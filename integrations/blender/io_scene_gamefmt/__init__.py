@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, StringProperty
+from bpy.props import FloatProperty, BoolProperty, EnumProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 bl_info = {
@@ -105,9 +105,11 @@ class ImportGamefmt(bpy.types.Operator, ImportHelper):
     scope: EnumProperty(name="Roblox scope", items=[("auto", "Auto", "Workspace for places, all for models"),
                                                     ("workspace", "Workspace", ""), ("all", "All", "")])
     terrain: BoolProperty(name="Roblox terrain", default=True)
-    terrain_stride: EnumProperty(name="Terrain stride", default="2",
-                                 items=[("1", "1", "full resolution"), ("2", "2", "every 2nd voxel (default)"),
-                                        ("4", "4", "every 4th voxel")])
+    terrain_stride: EnumProperty(name="Terrain stride", default="1",
+                                 items=[("1", "1", "full resolution (default)"), ("2", "2", "every 2nd voxel (preview)"),
+                                        ("4", "4", "every 4th voxel (preview)")])
+    terrain_error: FloatProperty(name="Terrain error", default=0.5, min=0.0, max=64.0,
+                                 description="Simplify terrain to this error in studs (0 = every triangle)")
     keep_units: BoolProperty(name="Keep source units", default=False,
                              description="Studs as they are, not metres")
     sl_lod: EnumProperty(name="Second Life LOD", items=[("high", "High", ""), ("medium", "Medium", ""),
@@ -124,8 +126,10 @@ class ImportGamefmt(bpy.types.Operator, ImportHelper):
             args += ["--rbx-scope", self.scope]
         if not self.terrain:
             args += ["--rbx-no-terrain"]
-        if self.terrain_stride != "2":
+        if self.terrain_stride != "1":
             args += ["--rbx-terrain-stride", self.terrain_stride]
+        if self.terrain_error != 0.5:
+            args += ["--rbx-terrain-error", "%g" % self.terrain_error]
         if self.keep_units:
             args += ["--keep-units"]
         if self.sl_lod != "high":
