@@ -49,9 +49,9 @@ const Place *PlaceOf(benchmark::State &state) {
         out[1].bytes = gamefmt::fixtures::HillyTerrainPlace();
         out[2].label = "chickynoid-example";
         const char *env = std::getenv("GAMEFMT_CORPUS");
-        const std::filesystem::path root =
-            env != nullptr ? std::filesystem::path(env)
-                           : std::filesystem::path(GAMEFMT_SOURCE_DIR) / ".." / "shared" / "corpus";
+        const std::filesystem::path root = env != nullptr
+                                               ? std::filesystem::path(env)
+                                               : std::filesystem::path(GAMEFMT_SOURCE_DIR) / ".." / "shared" / "corpus";
         const auto file = root / "rbx" / "public-places" / "chickynoid-example.rbxl";
         if (std::filesystem::exists(file)) {
             std::ifstream in(file, std::ios::binary);
@@ -100,8 +100,8 @@ std::size_t Triangles(const aiScene &scene) {
 void Rates(benchmark::State &state, const Place &p, double triangles) {
     state.counters["voxels"] = static_cast<double>(p.grid.nonAirVoxels);
     state.counters["triangles"] = triangles;
-    state.counters["voxels_per_second"] = benchmark::Counter(static_cast<double>(p.grid.nonAirVoxels),
-                                                             benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["voxels_per_second"] =
+        benchmark::Counter(static_cast<double>(p.grid.nonAirVoxels), benchmark::Counter::kIsIterationInvariantRate);
     state.counters["triangles_per_second"] =
         benchmark::Counter(triangles, benchmark::Counter::kIsIterationInvariantRate);
 }
@@ -166,8 +166,8 @@ void BM_TerrainMesher(benchmark::State &state) {
         state.ResumeTiming();
     }
     state.counters["full_triangles"] = full;
-    state.counters["chunk_voxels_per_second"] = benchmark::Counter(static_cast<double>(ChunkVoxels(p->grid)),
-                                                                   benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["chunk_voxels_per_second"] =
+        benchmark::Counter(static_cast<double>(ChunkVoxels(p->grid)), benchmark::Counter::kIsIterationInvariantRate);
     Rates(state, *p, triangles);
 }
 
@@ -193,8 +193,8 @@ void BM_TerrainReadChunks(benchmark::State &state) {
     state.counters["dense_MB"] = static_cast<double>(bytes) / 1e6;
     state.counters["bytes_per_second"] =
         benchmark::Counter(static_cast<double>(bytes), benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["chunk_voxels_per_second"] = benchmark::Counter(static_cast<double>(ChunkVoxels(p->grid)),
-                                                                   benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["chunk_voxels_per_second"] =
+        benchmark::Counter(static_cast<double>(ChunkVoxels(p->grid)), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_TerrainPeakMemory(benchmark::State &state) {
