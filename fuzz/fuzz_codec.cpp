@@ -120,19 +120,28 @@ void RedguardModel(const std::uint8_t *data, std::size_t size, std::size_t base 
 }
 
 // Terrain (docs/formats/roblox-terrain.md): decode; grids of a few chunks are meshed too (big ones would only
-// measure the mesher's speed), and every triangle must index a vertex.
+// measure the mesher's speed) at every stride, unsimplified and simplified with two threads; every triangle must
+// index a vertex, and the thread count must not change the output.
 [[maybe_unused]] void RobloxTerrain(const std::uint8_t *data, std::size_t size) {
     const gamefmt::rbx::TerrainGrid grid = gamefmt::rbx::DecodeSmoothGrid(data, size, std::uint64_t(64) << 20);
     if (grid.chunks.size() > 4) return;
-    for (int stride : {1, 2, 4}) {
-        gamefmt::rbx::TerrainMeshOptions options;
-        options.stride = stride;
-        const gamefmt::rbx::TerrainSurface s = gamefmt::rbx::MeshTerrain(grid, options);
-        if (s.normals.size() != s.positions.size()) __builtin_trap();
-        for (const auto &tris : s.trianglesByMaterial)
-            for (std::uint32_t i : tris)
-                if (i >= s.positions.size()) __builtin_trap();
-    }
+    for (int stride : {1, 2, 4})
+        for (float error : {0.0f, 0.5f}) {
+            gamefmt::rbx::TerrainMeshOptions options;
+            options.stride = stride;
+            options.error = error;
+            options.threads = error > 0 ? 2 : 1;
+            const gamefmt::rbx::TerrainSurface s = gamefmt::rbx::MeshTerrain(grid, options);
+            if (s.normals.size() != s.positions.size()) __builtin_trap();
+            for (const auto &tris : s.trianglesByMaterial)
+                for (std::uint32_t i : tris)
+                    if (i >= s.positions.size()) __builtin_trap();
+            if (error > 0 && stride == 1) {
+                options.threads = 1;
+                const gamefmt::rbx::TerrainSurface one = gamefmt::rbx::MeshTerrain(grid, options);
+                if (one.trianglesByMaterial != s.trianglesByMaterial) __builtin_trap();
+            }
+        }
 }
 
 } // namespace

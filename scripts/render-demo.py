@@ -2,8 +2,11 @@
 # one), lights it with a sun and a sky, and renders with Cycles on the CPU.
 # With FRAME, the scene is posed at that frame of its animation first (Blender's 24 frames per second), and the
 # default camera looks from the side (-X) rather than from the front.
+# With GAMEFMT_RENDER_WIRE=1 in the environment, every triangle edge is drawn dark over the shading (to show what a
+# mesher or a simplifier made).
 #   blender -b --python scripts/render-demo.py -- IN.glb OUT.png [WIDTH HEIGHT SAMPLES [FRAME]]
 import math
+import os
 import sys
 
 import numpy
@@ -44,6 +47,26 @@ else:
     cam.rotation_euler = (math.radians(65), 0, math.radians(-90) if side else 0)
     data.clip_end = distance * 4
     scene.camera = cam
+
+if os.environ.get("GAMEFMT_RENDER_WIRE"):
+    for material in bpy.data.materials:
+        if not material.use_nodes:
+            continue
+        nodes, links = material.node_tree.nodes, material.node_tree.links
+        output = next((n for n in nodes if n.type == "OUTPUT_MATERIAL"), None)
+        if output is None or not output.inputs["Surface"].links:
+            continue
+        shaded = output.inputs["Surface"].links[0].from_socket
+        wire = nodes.new("ShaderNodeWireframe")
+        wire.use_pixel_size = True
+        wire.inputs["Size"].default_value = 0.6
+        edge = nodes.new("ShaderNodeBsdfDiffuse")
+        edge.inputs["Color"].default_value = (0.02, 0.02, 0.02, 1.0)
+        mix = nodes.new("ShaderNodeMixShader")
+        links.new(wire.outputs["Fac"], mix.inputs["Fac"])
+        links.new(shaded, mix.inputs[1])
+        links.new(edge.outputs["BSDF"], mix.inputs[2])
+        links.new(mix.outputs["Shader"], output.inputs["Surface"])
 
 sun = bpy.data.objects.new("Sun", bpy.data.lights.new("Sun", type="SUN"))
 sun.data.energy = 3.0

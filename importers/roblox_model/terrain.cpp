@@ -110,6 +110,16 @@ void DecodeRuns(ByteReader &r, TerrainChunk &chunk, OddCounts &counts, std::uint
         chunk.uniformOccupancy = chunk.occupancy[0];
         chunk.material.clear();
         chunk.occupancy.clear();
+        chunk.layered = true;
+        chunk.layers.fill(static_cast<std::uint16_t>(chunk.uniformMaterial << 8 | chunk.uniformOccupancy));
+        return;
+    }
+    chunk.layered = chunk.liquid.empty();
+    constexpr std::size_t kLayer = kTerrainChunkEdge * kTerrainChunkEdge;
+    for (std::size_t y = 0; y < kTerrainChunkEdge && chunk.layered; ++y) {
+        const std::uint8_t *m = chunk.material.data() + y * kLayer, *o = chunk.occupancy.data() + y * kLayer;
+        for (std::size_t i = 1; i < kLayer && chunk.layered; ++i) chunk.layered = m[i] == m[0] && o[i] == o[0];
+        chunk.layers[y] = static_cast<std::uint16_t>(m[0] << 8 | o[0]);
     }
 }
 

@@ -31,6 +31,10 @@ struct TerrainChunk {
                                             // else (b + 1) capped at 255, amount = value / 256
     std::uint8_t uniformMaterial = kTerrainAir, uniformOccupancy = 255; // every voxel's, when `material` is empty
     bool hasSolid = false, hasLiquid = false; // any voxel of material ≥ 2; any Water voxel or shoreline liquid
+    // Whether every y layer holds one material and occupancy (no liquid array): a sea floor, a flat plain. Then
+    // layers[y] = material << 8 | occupancy. A uniform chunk is layered too (layers all its one value).
+    bool layered = false;
+    std::array<std::uint16_t, 32> layers{};
 
     bool uniform() const { return material.empty(); }
     std::uint8_t materialAt(std::size_t i) const { return material.empty() ? uniformMaterial : material[i]; }
@@ -80,6 +84,8 @@ struct TerrainMeshOptions {
     // regions exactly (their inner vertices removed), the rest by meshopt_simplify to this error.
     float error = 0;
     int threads = 1; // chunks meshed in parallel; the output does not depend on it
+    // Chunks whose whole neighbourhood is layered (a sea floor) skip the general path: same output, for tests.
+    bool layeredShortcut = true;
 };
 
 // Surface nets of §8.2 over the sparse grid, chunk by chunk with a two-voxel apron read from the neighbours, then

@@ -64,6 +64,8 @@ TerrainChunk CoarseChunk(const TerrainChunk &c, int s) {
     if (c.uniform()) {
         out.uniformMaterial = c.uniformMaterial;
         out.uniformOccupancy = c.uniformOccupancy;
+        out.layered = true;
+        out.layers = c.layers;
         return out;
     }
     const int n = kTerrainChunkEdge / s, block = s * s * s;
@@ -157,7 +159,8 @@ std::uint64_t Shifted(std::uint64_t mask, int d) {
 
 class ChunkMesher {
 public:
-    ChunkMesher(int edge, float cell, float error) : mN(edge), mW(edge + 2 * kApron), mCell(cell), mError(error) {
+    ChunkMesher(int edge, float cell, float error, bool shortcut)
+        : mN(edge), mW(edge + 2 * kApron), mCell(cell), mError(error), mShortcut(shortcut) {
         const auto rows = static_cast<std::size_t>(mW) * mW;
         mInside.resize(rows);
         mExposed.resize(rows);
@@ -178,9 +181,13 @@ public:
         mNb = neighbours;
         mRules = Rules{water};
         if (skippable()) return;
-        buildMasks();
         ++mGeneration;
         for (int a = 0; a < 3; ++a) mOrigin[a] = std::int64_t(self().position[a]) * mN;
+        if (mError > 0 && mShortcut && layeredAround()) {
+            meshLayered(water, out);
+            return;
+        }
+        buildMasks();
         mPositions.clear();
         mNormals.clear();
         mInfo.clear();
@@ -260,6 +267,100 @@ private:
     }
     bool keyRowUniform(int y, int z) const {
         return mKeyUniform[static_cast<std::size_t>(y + kApron) * mW + static_cast<std::size_t>(z + kApron)] != 0;
+    }
+
+    // Whether the chunk and its 26 neighbours are layered with the same layers across each slab of nine (the two
+    // layers the apron reads of the slabs above and below): then the apron box is one value per y level and the
+    // surface is whole horizontal layers of flat quads (a sea floor, a sea, a plain).
+    bool layeredAround() {
+        if (mN != kTerrainChunkEdge) return false;
+        static const TerrainChunk kAir = [] { // a missing chunk
+            TerrainChunk c;
+            c.layered = true;
+            c.layers.fill(std::uint16_t{kTerrainAir} << 8 | 255);
+            return c;
+        }();
+        const auto at = [&](int k) -> const TerrainChunk & { return mNb[k] != nullptr ? *mNb[k] : kAir; };
+        for (int k = 0; k < 27; ++k)
+            if (!at(k).layered) return false;
+        for (int dy = 0; dy < 3; ++dy) {
+            const TerrainChunk &first = at(dy * 3);
+            const int from = dy == 0 ? mN - kApron : 0, to = dy == 2 ? kApron : mN;
+            for (int dx = 0; dx < 3; ++dx)
+                for (int dz = 0; dz < 3; ++dz) {
+                    const TerrainChunk &c = at(dx * 9 + dy * 3 + dz);
+                    for (int y = from; y < to; ++y)
+                        if (c.layers[static_cast<std::size_t>(y)] != first.layers[static_cast<std::size_t>(y)])
+                            return false;
+                }
+        }
+        for (int y = -kApron; y < mN + kApron; ++y) {
+            const int dy = y < 0 ? 0 : (y >= mN ? 2 : 1);
+            const std::uint16_t v = at(dy * 3 + 1 + 9).layers[static_cast<std::size_t>(y - (dy - 1) * mN)];
+            const auto m = static_cast<std::uint8_t>(v >> 8), occupancy = static_cast<std::uint8_t>(v & 255);
+            mLevelInside[y + kApron] = mRules.inside(m, 0);
+            mLevelExposed[y + kApron] = mRules.exposed(m);
+            mLevelAmount[y + kApron] = mRules.amount(m, occupancy, 0);
+            mLevelMaterial[y + kApron] = mRules.water ? kTerrainWater : m;
+        }
+        return true;
+    }
+
+    // The layered chunk's surface: for each level y of the chunk inside with an exposed level above (+y) or below
+    // (−y), one n × n rectangle of flat quads as a fan over its 4n border vertices (all on the chunk's border, so
+    // locked for the stitching), normals straight up or down: what the general path makes of it, without it.
+    void meshLayered(bool water, ChunkOutput &out) {
+        mPositions.clear();
+        mNormals.clear();
+        mInfo.clear();
+        mUsed = 0;
+        std::uint64_t quads = 0;
+        for (int y = 0; y < mN; ++y) {
+            if (!mLevelInside[y + kApron]) continue;
+            for (const int dir : {1, -1}) {
+                if (!mLevelExposed[y + dir + kApron]) continue;
+                quads += static_cast<std::uint64_t>(mN) * static_cast<std::uint64_t>(mN);
+                const int layer = dir > 0 ? y : y - 1; // the cells' y
+                bool in[8];
+                std::uint32_t amount[8];
+                for (int c = 0; c < 8; ++c) {
+                    const int level = layer + (c >> 1 & 1) + kApron;
+                    in[c] = mLevelInside[level];
+                    amount[c] = in[c] ? mLevelAmount[level] : 0;
+                }
+                // The ring as fan() walks it for axis y (b = z, c = x), rectangle (0, 0, n, n).
+                mRing.clear();
+                const auto ringVertex = [&](int bz, int cx) {
+                    mRing.push_back(static_cast<std::uint32_t>(mPositions.size()));
+                    mPositions.push_back(dualVertex(cx, layer, bz, in, amount));
+                    mNormals.push_back({0, static_cast<float>(dir), 0});
+                    mInfo.push_back({{static_cast<std::int16_t>(cx), static_cast<std::int16_t>(layer),
+                                      static_cast<std::int16_t>(bz)},
+                                     1,
+                                     static_cast<std::int8_t>(dir),
+                                     false});
+                };
+                for (int b = -1; b <= mN - 1; ++b) ringVertex(b, -1);
+                for (int c = 0; c <= mN - 1; ++c) ringVertex(mN - 1, c);
+                for (int b = mN - 2; b >= -1; --b) ringVertex(b, mN - 1);
+                for (int c = mN - 2; c >= 0; --c) ringVertex(-1, c);
+                if (dir < 0) std::reverse(mRing.begin(), mRing.end());
+                const Vector3 lo = mPositions[mRing[dir > 0 ? 0 : mRing.size() - 1]];
+                const Vector3 hi = mPositions[mRing[dir > 0 ? 2 * static_cast<std::size_t>(mN)
+                                                            : 2 * static_cast<std::size_t>(mN) - 1]];
+                const auto centre = static_cast<std::uint32_t>(mPositions.size());
+                mPositions.push_back({(lo.x + hi.x) / 2, (lo.y + hi.y) / 2, (lo.z + hi.z) / 2});
+                mNormals.push_back({0, static_cast<float>(dir), 0});
+                mInfo.push_back({{0, 0, 0}, -1, 0, true});
+                trianglesOf(mLevelMaterial[y + kApron]);
+                std::vector<std::uint32_t> &tris = mFlatTris[mLevelMaterial[y + kApron] & 63];
+                for (std::size_t i = 0; i < mRing.size(); ++i)
+                    tris.insert(tris.end(), {centre, mRing[i], mRing[(i + 1) % mRing.size()]});
+            }
+        }
+        if (quads == 0) return;
+        out.fullTriangles += 2 * quads;
+        finish(water, out);
     }
 
     // A chunk without an inside voxel has no quads; nor has a uniform inside chunk whose six face neighbours are
@@ -357,15 +458,10 @@ private:
                static_cast<std::size_t>(x + kApron);
     }
 
-    // The dual vertex of the cell whose minimum voxel is local (x, y, z): the mean of the crossings on its edges
-    // (§8.2 step 2), from global coordinates so that a neighbour computing the same cell gets the same bits.
-    std::uint32_t vertex(int x, int y, int z) {
-        const std::size_t ci = cellIndex(x, y, z);
-        if (mStamp[ci] == mGeneration) return mVertex[ci];
-        bool in[8];
-        const std::uint64_t rows[4] = {insideRow(y, z), insideRow(y + 1, z), insideRow(y, z + 1),
-                                       insideRow(y + 1, z + 1)};
-        for (int c = 0; c < 8; ++c) in[c] = (rows[c >> 1] >> (x + kApron + (c & 1)) & 1) != 0;
+    // The position of the dual vertex of the cell at local (x, y, z) whose corners c (x + (c & 1), y + (c >> 1 & 1),
+    // z + (c >> 2 & 1)) are inside or not with these amounts × 256: the mean of the crossings on its edges (§8.2
+    // step 2), from global coordinates so that a neighbour computing the same cell gets the same bits.
+    Vector3 dualVertex(int x, int y, int z, const bool in[8], const std::uint32_t amount[8]) const {
         const std::int64_t g[3] = {mOrigin[0] + x, mOrigin[1] + y, mOrigin[2] + z};
         float sum[3] = {0, 0, 0};
         int crossings = 0;
@@ -377,11 +473,26 @@ private:
                 const int inner = in[c] ? c : d, outer = in[c] ? d : c;
                 const std::int64_t pin[3] = {g[0] + (inner & 1), g[1] + (inner >> 1 & 1), g[2] + (inner >> 2 & 1)};
                 const std::int64_t pout[3] = {g[0] + (outer & 1), g[1] + (outer >> 1 & 1), g[2] + (outer >> 2 & 1)};
-                const std::uint32_t key = keyRow(y + (inner >> 1 & 1), z + (inner >> 2 & 1))[x + kApron + (inner & 1)];
-                const float t = static_cast<float>(key & 511u) / 256.0f;
+                const float t = static_cast<float>(amount[inner]) / 256.0f;
                 for (int q = 0; q < 3; ++q) sum[q] += centre(pin[q]) + (centre(pout[q]) - centre(pin[q])) * t;
                 ++crossings;
             }
+        const float inv = crossings != 0 ? 1.0f / static_cast<float>(crossings) : 0.0f;
+        return {sum[0] * inv, sum[1] * inv, sum[2] * inv};
+    }
+
+    // The dual vertex of the cell whose minimum voxel is local (x, y, z), made once per pass.
+    std::uint32_t vertex(int x, int y, int z) {
+        const std::size_t ci = cellIndex(x, y, z);
+        if (mStamp[ci] == mGeneration) return mVertex[ci];
+        bool in[8];
+        const std::uint64_t rows[4] = {insideRow(y, z), insideRow(y + 1, z), insideRow(y, z + 1),
+                                       insideRow(y + 1, z + 1)};
+        for (int c = 0; c < 8; ++c) in[c] = (rows[c >> 1] >> (x + kApron + (c & 1)) & 1) != 0;
+        std::uint32_t amount[8] = {};
+        for (int c = 0; c < 8; ++c)
+            if (in[c]) amount[c] = keyRow(y + (c >> 1 & 1), z + (c >> 2 & 1))[x + kApron + (c & 1)] & 511u;
+        const Vector3 position = dualVertex(x, y, z, in, amount);
         VertexInfo info{
             {static_cast<std::int16_t>(x), static_cast<std::int16_t>(y), static_cast<std::int16_t>(z)}, -1, 0, false};
         for (int a = 0; a < 3 && info.cleanAxis < 0; ++a) { // sign changes only along a, all the same way
@@ -392,9 +503,8 @@ private:
                 info.cleanDir = static_cast<std::int8_t>(in[0] ? 1 : -1);
             }
         }
-        const float inv = crossings != 0 ? 1.0f / static_cast<float>(crossings) : 0.0f;
         const auto index = static_cast<std::uint32_t>(mPositions.size());
-        mPositions.push_back({sum[0] * inv, sum[1] * inv, sum[2] * inv});
+        mPositions.push_back(position);
         mNormals.push_back({0, 0, 0});
         mInfo.push_back(info);
         mStamp[ci] = mGeneration;
@@ -827,6 +937,7 @@ private:
 
     int mN, mW;
     float mCell, mError;
+    bool mShortcut;
     Rules mRules{false};
     const TerrainChunk *const *mNb = nullptr;
     std::int64_t mOrigin[3] = {0, 0, 0};
@@ -837,6 +948,9 @@ private:
     std::uint32_t mGeneration = 0;
     std::vector<Vector3> mPositions, mNormals;
     std::vector<VertexInfo> mInfo;
+    bool mLevelInside[64] = {}, mLevelExposed[64] = {}; // meshLayered: per level y + 2 of the apron box
+    std::uint32_t mLevelAmount[64] = {};
+    std::uint8_t mLevelMaterial[64] = {};
     std::vector<std::uint64_t> mSkipped[6]; // per face direction, per (y, z) of the chunk: skipped flat quads' x bits
     bool mAnySkipped = false;
     std::vector<Group> mGroups;
@@ -883,7 +997,7 @@ TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &op
     const float error = options.error > 0 && std::isfinite(options.error) ? options.error : 0.0f;
     const auto work = [&] {
         try {
-            ChunkMesher mesher(n, cell, error);
+            ChunkMesher mesher(n, cell, error, options.layeredShortcut);
             const TerrainChunk *neighbours[27];
             for (std::size_t i = next++; i < chunks.size() && !failed; i = next++) {
                 const auto &p = chunks[i].position;

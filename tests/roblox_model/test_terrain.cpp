@@ -396,6 +396,34 @@ TEST(RbxTerrainMesher, FlatGroundSimplifiesExactly) {
     EXPECT_NEAR(b.volume, a.volume, a.volume * 1e-3);
 }
 
+// A 3 × 1 × 3 plain: the middle chunk's neighbourhood is layered, so it takes the shortcut (whole flat layers
+// without the general path); the output is exactly what the general path makes.
+TEST(RbxTerrainMesher, LayeredShortcutMakesWhatTheGeneralPathMakes) {
+    std::vector<std::array<std::int32_t, 3>> chunks;
+    for (std::int32_t x = 0; x < 3; ++x)
+        for (std::int32_t z = 0; z < 3; ++z) chunks.push_back({x, 0, z});
+    const rbx::TerrainGrid g = GridOf(Plain, chunks);
+    for (const rbx::TerrainChunk &c : g.chunks) {
+        EXPECT_TRUE(c.layered);
+        EXPECT_EQ(c.layers[3], 2 << 8 | 127); // Grass, half full
+        EXPECT_EQ(c.layers[0], 8 << 8 | 255); // Rock
+        EXPECT_EQ(c.layers[4], 0 << 8 | 255); // Air
+    }
+    rbx::TerrainMeshOptions options;
+    options.error = 0.5f;
+    const rbx::TerrainSurface quick = rbx::MeshTerrain(g, options);
+    options.layeredShortcut = false;
+    const rbx::TerrainSurface general = rbx::MeshTerrain(g, options);
+    ASSERT_EQ(quick.positions.size(), general.positions.size());
+    EXPECT_EQ(0, std::memcmp(quick.positions.data(), general.positions.data(),
+                             quick.positions.size() * sizeof(rbx::Vector3)));
+    EXPECT_EQ(0,
+              std::memcmp(quick.normals.data(), general.normals.data(), quick.normals.size() * sizeof(rbx::Vector3)));
+    EXPECT_EQ(quick.trianglesByMaterial, general.trianglesByMaterial);
+    EXPECT_EQ(quick.fullTriangles, general.fullTriangles);
+    ExpectClosed(quick, "layered plain");
+}
+
 // The output is the same whatever the thread count (chunks meshed in any order, stitched in chunk order).
 TEST(RbxTerrainMesher, SameOutputForAnyThreadCount) {
     const rbx::TerrainGrid g = GridOf(Hills, kTwoByTwo);
