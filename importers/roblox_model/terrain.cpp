@@ -118,7 +118,9 @@ void DecodeRuns(ByteReader &r, TerrainChunk &chunk, OddCounts &counts, std::uint
     constexpr std::size_t kLayer = kTerrainChunkEdge * kTerrainChunkEdge;
     for (std::size_t y = 0; y < kTerrainChunkEdge && chunk.layered; ++y) {
         const std::uint8_t *m = chunk.material.data() + y * kLayer, *o = chunk.occupancy.data() + y * kLayer;
-        for (std::size_t i = 1; i < kLayer && chunk.layered; ++i) chunk.layered = m[i] == m[0] && o[i] == o[0];
+        std::uint8_t differs = 0; // no early exit: the loop vectorises
+        for (std::size_t i = 0; i < kLayer; ++i) differs |= static_cast<std::uint8_t>((m[i] ^ m[0]) | (o[i] ^ o[0]));
+        chunk.layered = differs == 0;
         chunk.layers[y] = static_cast<std::uint16_t>(m[0] << 8 | o[0]);
     }
 }
