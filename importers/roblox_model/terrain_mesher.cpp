@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -74,9 +75,11 @@ TerrainChunk CoarseChunk(const TerrainChunk &c, int s) {
     out.occupancy.resize(cells);
     bool anyLiquid = false;
     std::vector<std::uint8_t> liquid(cells, 0);
+    // A layered chunk's coarse layers are layered too: one coarse voxel per layer, copied across it.
+    const int across = c.layered ? 1 : n;
     for (int y = 0; y < n; ++y)
-        for (int z = 0; z < n; ++z)
-            for (int x = 0; x < n; ++x) {
+        for (int z = 0; z < across; ++z)
+            for (int x = 0; x < across; ++x) {
                 std::uint32_t counts[64] = {};
                 std::uint32_t solid = 0, wet = 0;
                 for (int dy = 0; dy < s; ++dy)
@@ -113,6 +116,18 @@ TerrainChunk CoarseChunk(const TerrainChunk &c, int s) {
                     out.occupancy[o] = 255;
                 }
             }
+    if (c.layered) {
+        const auto layer = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+        for (std::size_t y = 0; y < static_cast<std::size_t>(n); ++y) {
+            const std::size_t o = y * layer;
+            std::fill(out.material.begin() + static_cast<std::ptrdiff_t>(o),
+                      out.material.begin() + static_cast<std::ptrdiff_t>(o + layer), out.material[o]);
+            std::fill(out.occupancy.begin() + static_cast<std::ptrdiff_t>(o),
+                      out.occupancy.begin() + static_cast<std::ptrdiff_t>(o + layer), out.occupancy[o]);
+            out.layers[y] = static_cast<std::uint16_t>(out.material[o] << 8 | out.occupancy[o]);
+        }
+        out.layered = !anyLiquid;
+    }
     if (anyLiquid) out.liquid = std::move(liquid);
     return out;
 }
@@ -273,7 +288,6 @@ private:
     // layers the apron reads of the slabs above and below): then the apron box is one value per y level and the
     // surface is whole horizontal layers of flat quads (a sea floor, a sea, a plain).
     bool layeredAround() {
-        if (mN != kTerrainChunkEdge) return false;
         static const TerrainChunk kAir = [] { // a missing chunk
             TerrainChunk c;
             c.layered = true;
@@ -1024,7 +1038,10 @@ TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &op
     } else {
         std::vector<std::thread> pool;
         pool.reserve(threads - 1);
-        for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+        try {
+            for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+        } catch (const std::system_error &) { // no more threads to be had: the ones running share the work
+        }
         work();
         for (std::thread &t : pool) t.join();
     }

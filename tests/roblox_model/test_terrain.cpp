@@ -409,19 +409,22 @@ TEST(RbxTerrainMesher, LayeredShortcutMakesWhatTheGeneralPathMakes) {
         EXPECT_EQ(c.layers[0], 8 << 8 | 255); // Rock
         EXPECT_EQ(c.layers[4], 0 << 8 | 255); // Air
     }
-    rbx::TerrainMeshOptions options;
-    options.error = 0.5f;
-    const rbx::TerrainSurface quick = rbx::MeshTerrain(g, options);
-    options.layeredShortcut = false;
-    const rbx::TerrainSurface general = rbx::MeshTerrain(g, options);
-    ASSERT_EQ(quick.positions.size(), general.positions.size());
-    EXPECT_EQ(0, std::memcmp(quick.positions.data(), general.positions.data(),
-                             quick.positions.size() * sizeof(rbx::Vector3)));
-    EXPECT_EQ(0,
-              std::memcmp(quick.normals.data(), general.normals.data(), quick.normals.size() * sizeof(rbx::Vector3)));
-    EXPECT_EQ(quick.trianglesByMaterial, general.trianglesByMaterial);
-    EXPECT_EQ(quick.fullTriangles, general.fullTriangles);
-    ExpectClosed(quick, "layered plain");
+    for (const int stride : {1, 2, 4}) {
+        rbx::TerrainMeshOptions options;
+        options.error = 0.5f;
+        options.stride = stride;
+        const rbx::TerrainSurface quick = rbx::MeshTerrain(g, options);
+        options.layeredShortcut = false;
+        const rbx::TerrainSurface general = rbx::MeshTerrain(g, options);
+        ASSERT_EQ(quick.positions.size(), general.positions.size()) << stride;
+        EXPECT_EQ(0, std::memcmp(quick.positions.data(), general.positions.data(),
+                                 quick.positions.size() * sizeof(rbx::Vector3)));
+        EXPECT_EQ(0, std::memcmp(quick.normals.data(), general.normals.data(),
+                                 quick.normals.size() * sizeof(rbx::Vector3)));
+        EXPECT_EQ(quick.trianglesByMaterial, general.trianglesByMaterial) << stride;
+        EXPECT_EQ(quick.fullTriangles, general.fullTriangles) << stride;
+        ExpectClosed(quick, "layered plain");
+    }
 }
 
 // The output is the same whatever the thread count (chunks meshed in any order, stitched in chunk order).
