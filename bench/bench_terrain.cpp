@@ -171,8 +171,8 @@ void BM_TerrainMesher(benchmark::State &state) {
     Rates(state, *p, triangles);
 }
 
-// The physical limit: one pass that only reads the chunk arrays (every byte of the dense chunks, one value of a
-// uniform one), as a mesher must at least.
+// The physical limit: one pass that only reads the chunk arrays (every byte of the dense chunks, the 32 layer
+// values of a compact one), as a mesher must at least.
 void BM_TerrainReadChunks(benchmark::State &state) {
     const Place *p = PlaceOf(state);
     if (p == nullptr) return;
@@ -181,8 +181,8 @@ void BM_TerrainReadChunks(benchmark::State &state) {
         std::uint64_t sum = 0;
         bytes = 0;
         for (const rbx::TerrainChunk &c : p->grid.chunks) {
-            if (c.uniform()) {
-                sum += c.uniformMaterial + c.uniformOccupancy;
+            if (c.compact()) {
+                for (const std::uint16_t v : c.layers) sum += v;
                 continue;
             }
             for (std::size_t i = 0; i < c.material.size(); ++i) sum += c.material[i] + c.occupancy[i];

@@ -48,7 +48,8 @@ constexpr MaterialInfo kMaterials[kTerrainMaterialCount] = {
 };
 
 // The runs of one chunk (§4.3, §4.5) into `chunk`'s dense arrays (`material` and `occupancy` are 32768 bytes of
-// scratch on entry: a uniform chunk hands them back and keeps only its one value); oddities counted in `counts`.
+// scratch on entry; a layered chunk, uniform ones included, hands them back and keeps its layer values); oddities
+// counted in `counts`.
 struct OddCounts {
     std::size_t airBytes = 0, unknown = 0, oddLiquid = 0;
 };
@@ -106,10 +107,9 @@ void DecodeRuns(ByteReader &r, TerrainChunk &chunk, OddCounts &counts, std::uint
         v += count;
     }
     if (uniform && chunk.liquid.empty()) {
+        chunk.isUniform = true;
         chunk.uniformMaterial = chunk.material[0];
         chunk.uniformOccupancy = chunk.occupancy[0];
-        chunk.material.clear();
-        chunk.occupancy.clear();
         chunk.layered = true;
         chunk.layers.fill(static_cast<std::uint16_t>(chunk.uniformMaterial << 8 | chunk.uniformOccupancy));
         return;
@@ -186,7 +186,8 @@ TerrainGrid DecodeSmoothGrid(const std::uint8_t *data, std::size_t size, std::ui
         chunk.occupancy.resize(kTerrainChunkVoxels);
         std::uint64_t nonAir = 0, runs = 0;
         DecodeRuns(r, chunk, counts, used, nonAir, runs);
-        if (chunk.uniform()) { // the arrays go back to the scratch; the budget gets their bytes back
+        if (chunk
+                .layered) { // the layer values say it all: the arrays go back to the scratch, their bytes to the budget
             scratchMaterial = std::move(chunk.material);
             scratchOccupancy = std::move(chunk.occupancy);
             chunk.material = {};
@@ -208,6 +209,7 @@ TerrainGrid DecodeSmoothGrid(const std::uint8_t *data, std::size_t size, std::ui
                           static_cast<std::int32_t>(pos[2])};
         grid.nonAirVoxels += nonAir;
         if (chunk.uniform()) ++grid.uniformChunks;
+        if (chunk.compact()) ++grid.compactChunks;
         grid.chunks.push_back(std::move(chunk));
     }
     if (outside != 0)

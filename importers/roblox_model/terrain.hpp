@@ -21,30 +21,38 @@ inline constexpr float kVoxelStuds = 4.0f;
 inline constexpr std::uint8_t kTerrainAir = 0, kTerrainWater = 1;
 inline constexpr std::size_t kTerrainMaterialCount = 23; // ids with a name (§5); 23–63 are unknown solids
 
-// One 32³ chunk; voxel i has local x = i & 31, z = (i >> 5) & 31, y = i >> 10 (§4.4). A chunk whose voxels all
-// share one material and occupancy (solid rock, open air, deep water: most chunks of a real map) keeps no arrays.
+// One 32³ chunk; voxel i has local x = i & 31, z = (i >> 5) & 31, y = i >> 10 (§4.4). A layered chunk — every y layer
+// one material and occupancy: solid rock, open air, deep water, a sea floor; most chunks of a real map — keeps no
+// arrays, only its 32 layer values.
 struct TerrainChunk {
-    std::array<std::int32_t, 3> position{}; // in chunks (global voxel = 32 · position + local)
-    std::vector<std::uint8_t> material;     // 32768 material ids (0 Air, 1 Water, 2… solids); empty if uniform
-    std::vector<std::uint8_t> occupancy;    // 32768 stored bytes: amount = (b + 1) / 256; absent = 255 (full)
-    std::vector<std::uint8_t> liquid;       // empty, or 32768 liquid amounts of shoreline voxels: 0 none,
-                                            // else (b + 1) capped at 255, amount = value / 256
-    std::uint8_t uniformMaterial = kTerrainAir, uniformOccupancy = 255; // every voxel's, when `material` is empty
+    std::array<std::int32_t, 3> position{};   // in chunks (global voxel = 32 · position + local)
+    std::vector<std::uint8_t> material;       // 32768 material ids (0 Air, 1 Water, 2… solids); empty if compact
+    std::vector<std::uint8_t> occupancy;      // 32768 stored bytes: amount = (b + 1) / 256; absent = 255 (full)
+    std::vector<std::uint8_t> liquid;         // empty, or 32768 liquid amounts of shoreline voxels: 0 none,
+                                              // else (b + 1) capped at 255, amount = value / 256
     bool hasSolid = false, hasLiquid = false; // any voxel of material ≥ 2; any Water voxel or shoreline liquid
-    // Whether every y layer holds one material and occupancy (no liquid array): a sea floor, a flat plain. Then
-    // layers[y] = material << 8 | occupancy. A uniform chunk is layered too (layers all its one value).
+    // Whether every y layer holds one material and occupancy (and no liquid escape); then layers[y] =
+    // material << 8 | occupancy (Air: occupancy 255).
     bool layered = false;
     std::array<std::uint16_t, 32> layers{};
+    bool isUniform = false; // every voxel one value: uniformMaterial, uniformOccupancy (layered too)
+    std::uint8_t uniformMaterial = kTerrainAir, uniformOccupancy = 255;
 
-    bool uniform() const { return material.empty(); }
-    std::uint8_t materialAt(std::size_t i) const { return material.empty() ? uniformMaterial : material[i]; }
-    std::uint8_t occupancyAt(std::size_t i) const { return occupancy.empty() ? uniformOccupancy : occupancy[i]; }
+    bool compact() const { return material.empty(); } // layered, values in `layers` (32-voxel chunks only)
+    bool uniform() const { return isUniform; }
+    std::uint8_t materialAt(std::size_t i) const {
+        return material.empty() ? static_cast<std::uint8_t>(layers[(i >> 10) & 31] >> 8) : material[i];
+    }
+    std::uint8_t occupancyAt(std::size_t i) const {
+        return occupancy.empty() ? static_cast<std::uint8_t>(layers[(i >> 10) & 31] & 255) : occupancy[i];
+    }
     std::uint8_t liquidAt(std::size_t i) const { return liquid.empty() ? 0 : liquid[i]; }
 };
 
 struct TerrainGrid {
     std::vector<TerrainChunk> chunks;
-    std::size_t uniformChunks = 0;  // chunks without arrays (TerrainChunk::uniform)
+    std::size_t uniformChunks = 0;  // chunks of one value (TerrainChunk::uniform)
+    std::size_t compactChunks = 0;  // chunks without arrays (TerrainChunk::compact: layered), uniform ones included
     std::uint64_t nonAirVoxels = 0; // voxels whose material is not Air (water included)
     std::uint64_t runs = 0;
     std::vector<std::string> warnings;

@@ -53,6 +53,38 @@ int LowestBit(std::uint64_t bits) {
 #endif
 }
 
+// Open addressing with linear probing, from keys (never kNoKey) to vertex indices: the stitching's table (a node
+// per entry, as std::unordered_map allocates, was a fifth of the import on a big map).
+class KeyTable {
+public:
+    explicit KeyTable(std::size_t expected) {
+        std::size_t capacity = 16;
+        while (capacity < expected * 2) capacity <<= 1;
+        mKeys.assign(capacity, kNoKey);
+        mValues.resize(capacity);
+        mMask = capacity - 1;
+    }
+    // The value stored for `key`, storing `value` first if there is none.
+    std::uint32_t findOrInsert(std::uint64_t key, std::uint32_t value) {
+        std::uint64_t h = key ^ (key >> 33);
+        h *= 0xFF51AFD7ED558CCDull;
+        h ^= h >> 33;
+        for (std::size_t i = static_cast<std::size_t>(h) & mMask;; i = (i + 1) & mMask) {
+            if (mKeys[i] == key) return mValues[i];
+            if (mKeys[i] == kNoKey) {
+                mKeys[i] = key;
+                mValues[i] = value;
+                return value;
+            }
+        }
+    }
+
+private:
+    std::vector<std::uint64_t> mKeys;
+    std::vector<std::uint32_t> mValues;
+    std::size_t mMask = 0;
+};
+
 // ------------------------------------------------------------------ coarse chunks (stride 2 and 4, §8.4)
 
 // A coarse voxel takes the most frequent solid material of its s³ block and the mean amounts (Air counting 0),
@@ -63,6 +95,7 @@ TerrainChunk CoarseChunk(const TerrainChunk &c, int s) {
     out.hasSolid = c.hasSolid;
     out.hasLiquid = c.hasLiquid;
     if (c.uniform()) {
+        out.isUniform = true;
         out.uniformMaterial = c.uniformMaterial;
         out.uniformOccupancy = c.uniformOccupancy;
         out.layered = true;
@@ -406,9 +439,10 @@ private:
             ex = all;
             return;
         }
-        if (c->uniform()) {
-            in = mRules.inside(c->uniformMaterial, 0) ? all : 0;
-            ex = mRules.exposed(c->uniformMaterial) ? all : 0;
+        if (c->compact()) { // one value per layer
+            const auto m = static_cast<std::uint8_t>(c->layers[static_cast<std::size_t>(y)] >> 8);
+            in = mRules.inside(m, 0) ? all : 0;
+            ex = mRules.exposed(m) ? all : 0;
             return;
         }
         const std::size_t base = (static_cast<std::size_t>(y) * mN + static_cast<std::size_t>(z)) * mN;
@@ -1061,8 +1095,7 @@ TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &op
     for (std::size_t m = 0; m < 64; ++m) out.trianglesByMaterial[m].reserve(indices[m]);
     out.positions.reserve(total);
     out.normals.reserve(total);
-    std::unordered_map<std::uint64_t, std::uint32_t> shared;
-    shared.reserve(keyed);
+    KeyTable shared(keyed);
     std::vector<std::uint32_t> remap;
     for (ChunkOutput &o : outputs) {
         out.fullTriangles += o.fullTriangles;
@@ -1073,9 +1106,9 @@ TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &op
         for (std::size_t v = 0; v < o.positions.size(); ++v) {
             const auto fresh = static_cast<std::uint32_t>(out.positions.size());
             if (o.keys[v] != kNoKey) {
-                const auto [it, inserted] = shared.emplace(o.keys[v], fresh);
-                if (!inserted) {
-                    remap[v] = it->second;
+                const std::uint32_t stored = shared.findOrInsert(o.keys[v], fresh);
+                if (stored != fresh) {
+                    remap[v] = stored;
                     continue;
                 }
             }

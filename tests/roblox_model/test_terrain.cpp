@@ -419,8 +419,8 @@ TEST(RbxTerrainMesher, LayeredShortcutMakesWhatTheGeneralPathMakes) {
         ASSERT_EQ(quick.positions.size(), general.positions.size()) << stride;
         EXPECT_EQ(0, std::memcmp(quick.positions.data(), general.positions.data(),
                                  quick.positions.size() * sizeof(rbx::Vector3)));
-        EXPECT_EQ(0, std::memcmp(quick.normals.data(), general.normals.data(),
-                                 quick.normals.size() * sizeof(rbx::Vector3)));
+        EXPECT_EQ(
+            0, std::memcmp(quick.normals.data(), general.normals.data(), quick.normals.size() * sizeof(rbx::Vector3)));
         EXPECT_EQ(quick.trianglesByMaterial, general.trianglesByMaterial) << stride;
         EXPECT_EQ(quick.fullTriangles, general.fullTriangles) << stride;
         ExpectClosed(quick, "layered plain");
