@@ -161,7 +161,7 @@ void BM_TerrainMesher(benchmark::State &state) {
         const rbx::TerrainSurface s = rbx::MeshTerrain(p->grid, options);
         state.PauseTiming();
         triangles = 0;
-        for (const auto &t : s.trianglesByMaterial) triangles += static_cast<double>(t.size() / 3);
+        for (const auto &t : s.trianglesByMaterial) triangles += static_cast<double>(t.size()) / 3;
         full = static_cast<double>(s.fullTriangles);
         state.ResumeTiming();
     }

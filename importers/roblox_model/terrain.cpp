@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <unordered_set>
+#include <utility>
 
 namespace gamefmt::rbx {
 namespace {
@@ -115,7 +116,7 @@ void DecodeRuns(ByteReader &r, TerrainChunk &chunk, OddCounts &counts, std::uint
         return;
     }
     chunk.layered = chunk.liquid.empty();
-    constexpr std::size_t kLayer = kTerrainChunkEdge * kTerrainChunkEdge;
+    constexpr std::size_t kLayer = std::size_t{kTerrainChunkEdge} * kTerrainChunkEdge;
     for (std::size_t y = 0; y < kTerrainChunkEdge && chunk.layered; ++y) {
         const std::uint8_t *m = chunk.material.data() + y * kLayer, *o = chunk.occupancy.data() + y * kLayer;
         std::uint8_t differs = 0; // no early exit: the loop vectorises
@@ -180,8 +181,8 @@ TerrainGrid DecodeSmoothGrid(const std::uint8_t *data, std::size_t size, std::ui
             r.failAt(chunkAt, "the terrain needs more than the " + std::to_string(maxBytes >> 20) +
                                   " MiB allowed (GAMEFMT_RBX_MAX_DECOMPRESSED)");
         TerrainChunk chunk;
-        chunk.material = std::move(scratchMaterial);
-        chunk.occupancy = std::move(scratchOccupancy);
+        chunk.material = std::exchange(scratchMaterial, {});
+        chunk.occupancy = std::exchange(scratchOccupancy, {});
         chunk.material.resize(kTerrainChunkVoxels);
         chunk.occupancy.resize(kTerrainChunkVoxels);
         std::uint64_t nonAir = 0, runs = 0;

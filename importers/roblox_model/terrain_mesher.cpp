@@ -259,9 +259,9 @@ public:
 private:
     struct VertexInfo {
         std::int16_t cell[3];
-        std::int8_t cleanAxis; // the axis whose four edges alone change sign, or −1 (also for a fan's centre)
-        std::int8_t cleanDir;  // +1: the low side is inside, −1: the high side
-        bool centre;           // a fan's centre: no cell
+        std::int16_t cleanAxis; // the axis whose four edges alone change sign, or −1 (also for a fan's centre)
+        std::int16_t cleanDir;  // +1: the low side is inside, −1: the high side
+        bool centre;            // a fan's centre: no cell
     };
 
     // Flat quads of one plane whose voxels share one key: bit b of rows[c] is the quad of the inside voxel at
@@ -285,7 +285,8 @@ private:
             liquid = 0;
             return;
         }
-        const auto i = static_cast<std::size_t>(((y - dy * mN) * mN + (z - dz * mN)) * mN + (x - dx * mN));
+        const int index = ((y - dy * mN) * mN + (z - dz * mN)) * mN + (x - dx * mN);
+        const auto i = static_cast<std::size_t>(index);
         m = c->materialAt(i);
         occupancy = c->occupancyAt(i);
         liquid = c->liquidAt(i);
@@ -384,7 +385,7 @@ private:
                     mInfo.push_back({{static_cast<std::int16_t>(cx), static_cast<std::int16_t>(layer),
                                       static_cast<std::int16_t>(bz)},
                                      1,
-                                     static_cast<std::int8_t>(dir),
+                                     static_cast<std::int16_t>(dir),
                                      false});
                 };
                 for (int b = -1; b <= mN - 1; ++b) ringVertex(b, -1);
@@ -547,8 +548,8 @@ private:
             bool ok = true;
             for (int c = 0; c < 8 && ok; ++c) ok = in[c] == ((c >> a & 1) == 0 ? in[0] : !in[0]);
             if (ok) {
-                info.cleanAxis = static_cast<std::int8_t>(a);
-                info.cleanDir = static_cast<std::int8_t>(in[0] ? 1 : -1);
+                info.cleanAxis = static_cast<std::int16_t>(a);
+                info.cleanDir = static_cast<std::int16_t>(in[0] ? 1 : -1);
             }
         }
         const auto index = static_cast<std::uint32_t>(mPositions.size());
@@ -769,7 +770,7 @@ private:
         for (std::size_t v = 0; v < mInfo.size(); ++v) {
             const VertexInfo &info = mInfo[v];
             if (info.cleanAxis < 0) continue;
-            const int a = info.cleanAxis, b = (a + 1) % 3, c = (a + 2) % 3;
+            const int a = static_cast<int>(info.cleanAxis), b = (a + 1) % 3, c = (a + 2) % 3;
             const int f = 2 * a + (info.cleanDir > 0 ? 0 : 1);
             int count = 0;
             for (int db = 0; db <= 1; ++db)
@@ -1015,33 +1016,21 @@ private:
     std::vector<float> mPatchPositions;
 };
 
-} // namespace
-
-TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &options) {
-    const int stride = options.stride == 2 || options.stride == 4 ? options.stride : 1;
-    const int n = kTerrainChunkEdge / stride;
-    TerrainSurface out;
-    out.trianglesByMaterial.resize(64);
-    std::vector<TerrainChunk> coarse;
-    if (stride > 1) {
-        coarse.reserve(grid.chunks.size());
-        for (const TerrainChunk &c : grid.chunks) coarse.push_back(CoarseChunk(c, stride));
-    }
-    const std::vector<TerrainChunk> &chunks = stride > 1 ? coarse : grid.chunks;
+// Meshes every chunk, in parallel when asked; chunk i's output is outputs[i] whatever thread made it. Returns the
+// patches left unsimplified.
+std::uint64_t MeshChunks(const std::vector<TerrainChunk> &chunks, int n, float cell, const TerrainMeshOptions &options,
+                         std::vector<ChunkOutput> &outputs) {
     std::unordered_map<std::uint64_t, std::uint32_t> index;
     index.reserve(chunks.size() * 2);
     for (std::size_t i = 0; i < chunks.size(); ++i) {
         const auto &p = chunks[i].position;
         index.emplace(TerrainPositionKey(p[0], p[1], p[2]), static_cast<std::uint32_t>(i));
     }
-
-    // Mesh the chunks, in parallel when asked; chunk i's output is outputs[i] whatever thread made it.
-    std::vector<ChunkOutput> outputs(chunks.size());
+    outputs.assign(chunks.size(), ChunkOutput());
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;
     std::atomic<bool> failed{false};
     std::atomic<std::uint64_t> fallbacks{0};
-    const float cell = kVoxelStuds * static_cast<float>(stride);
     const float error = options.error > 0 && std::isfinite(options.error) ? options.error : 0.0f;
     const auto work = [&] {
         try {
@@ -1080,11 +1069,12 @@ TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &op
         for (std::thread &t : pool) t.join();
     }
     if (failure) std::rethrow_exception(failure);
-    coarse = {};
-    out.unsimplifiedPatches = fallbacks;
+    return fallbacks;
+}
 
-    // Stitch in chunk order: a keyed vertex is one vertex, the first chunk's copy (the positions agree to the bit;
-    // each copy's normal already sums the quads of both sides).
+// Stitches the chunks' outputs in chunk order into `out`: a keyed vertex is one vertex, the first chunk's copy (the
+// positions agree to the bit; each copy's normal already sums the quads of both sides).
+void Stitch(std::vector<ChunkOutput> &outputs, TerrainSurface &out) {
     std::size_t total = 0, keyed = 0;
     std::size_t indices[64] = {};
     for (const ChunkOutput &o : outputs) {
@@ -1122,6 +1112,24 @@ TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &op
         }
         o = ChunkOutput();
     }
+}
+
+} // namespace
+
+TerrainSurface MeshTerrain(const TerrainGrid &grid, const TerrainMeshOptions &options) {
+    const int stride = options.stride == 2 || options.stride == 4 ? options.stride : 1;
+    TerrainSurface out;
+    out.trianglesByMaterial.resize(64);
+    std::vector<TerrainChunk> coarse;
+    if (stride > 1) {
+        coarse.reserve(grid.chunks.size());
+        for (const TerrainChunk &c : grid.chunks) coarse.push_back(CoarseChunk(c, stride));
+    }
+    std::vector<ChunkOutput> outputs;
+    out.unsimplifiedPatches = MeshChunks(stride > 1 ? coarse : grid.chunks, kTerrainChunkEdge / stride,
+                                         kVoxelStuds * static_cast<float>(stride), options, outputs);
+    coarse = {};
+    Stitch(outputs, out);
     return out;
 }
 

@@ -304,7 +304,7 @@ std::vector<rbx::Vector3> OracleNormals(const rbx::TerrainSurface &s) {
             cross(t[0], t[1], t[2], n);
             cross(t[3], t[4], t[5], n);
             for (const std::uint32_t v : {t[0], t[1], t[2], t[5]})
-                for (int k = 0; k < 3; ++k) sum[3 * v + static_cast<std::size_t>(k)] += n[k];
+                for (int k = 0; k < 3; ++k) sum[3 * std::size_t{v} + static_cast<std::size_t>(k)] += n[k];
         }
     std::vector<rbx::Vector3> out(s.positions.size());
     for (std::size_t i = 0; i < out.size(); ++i) {
