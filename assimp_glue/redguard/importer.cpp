@@ -238,8 +238,8 @@ bool RedguardImporter::detect(const std::uint8_t *data, std::size_t size) const 
 void RedguardImporter::readOptions(const Assimp::Importer *importer) {
     mAssetDir = importer->GetPropertyString(GAMEFMT_RG_ASSET_DIR, "");
     mPalette = importer->GetPropertyString(GAMEFMT_RG_PALETTE, "");
-    mScale = importer->GetPropertyFloat(GAMEFMT_RG_SCALE, 1.0f);
-    mFps = importer->GetPropertyFloat(GAMEFMT_RG_FPS, 12.0f);
+    mScale = NumberProperty(importer, GAMEFMT_RG_SCALE, 1.0f); // "--rg-scale 2" arrives as an integer
+    mFps = NumberProperty(importer, GAMEFMT_RG_FPS, 12.0f);
     mIncludeFrame0 = importer->GetPropertyBool(GAMEFMT_RG_INCLUDE_FRAME0, false);
     mBaseFrame = importer->GetPropertyInteger(GAMEFMT_RG_BASE_FRAME, 0);
     mFallbackTexSize = importer->GetPropertyInteger(GAMEFMT_RG_FALLBACK_TEX_SIZE, 256);

@@ -209,6 +209,41 @@ TEST(Cli, InfoRawCubeHasTheObjPolygons) {
                            {"Importer:", "Wavefront Object Importer"}});
 }
 
+// The terrain flags reach the importer whether the number is written as an integer or not ("0" arrives as an
+// integer property, "0.05" as a float one): full resolution has the most faces, a finer bound more than the default;
+// one thread gives the default's faces; a bound out of range is refused with the option's name.
+TEST(Cli, TerrainErrorAndThreadsFlags) {
+    const std::string place = (TestDataDir() / "terrain-place.rbxl").string();
+    const auto faces = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"info", place, "-r"});
+        const CliResult run = Cli(args);
+        EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+        return std::stoul(Field(run.out, "Faces:"));
+    };
+    const unsigned long simplified = faces({}), full = faces({"--rbx-terrain-error", "0"}),
+                        finer = faces({"--rbx-terrain-error", "0.05"}), single = faces({"--rbx-terrain-threads", "1"});
+    EXPECT_GT(full, finer);
+    EXPECT_GT(finer, simplified);
+    EXPECT_EQ(single, simplified);
+    const CliResult bad = Cli({"info", place, "--rbx-terrain-error", "65"});
+    EXPECT_NE(bad.code, gamefmt::cli::kExitOk);
+    EXPECT_NE(bad.err.find("GAMEFMT_RBX_TERRAIN_ERROR is 65"), std::string::npos) << bad.err;
+}
+
+// "--rg-scale 2" arrives as an integer property and "--rg-scale 2.0" as a float one: both scale (the integer was
+// ignored until issue #28's NumberProperty).
+TEST(Cli, RedguardScaleWrittenAsAnInteger) {
+    const std::string model = (TestDataDir() / "rg-animated.3dc").string();
+    const auto top = [&](const char *scale) {
+        const CliResult run = Cli({"info", model, "-r", "--rg-scale", scale});
+        EXPECT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
+        return Field(run.out, "Maximum point");
+    };
+    EXPECT_EQ(top("1"), "(1.000000 2.000000 1.000000)");
+    EXPECT_EQ(top("2"), "(2.000000 4.000000 2.000000)");
+    EXPECT_EQ(top("2.0"), "(2.000000 4.000000 2.000000)");
+}
+
 TEST(Cli, InfoDefaultsToTheMaxQualityPreset) {
     const CliResult run = Cli({"info", Cube()});
     ASSERT_EQ(run.code, gamefmt::cli::kExitOk) << run.err;
@@ -1117,8 +1152,8 @@ TEST(Cli, ManPageAndCompletionCoverEveryVerbAndFlag) {
         EXPECT_NE(man.out.find(".B " + std::string(verb)), std::string::npos) << verb;
         EXPECT_TRUE(word(verb)) << verb;
     }
-    for (const char *flag :
-         {"--asset-dir", "--rbx-terrain-stride", "--rbx-mesh-version", "--keep-units", "--sl-lod", "--rg-palette"}) {
+    for (const char *flag : {"--asset-dir", "--rbx-terrain-stride", "--rbx-terrain-error", "--rbx-terrain-threads",
+                             "--rbx-mesh-version", "--keep-units", "--sl-lod", "--rg-palette"}) {
         EXPECT_NE(man.out.find(roff(flag)), std::string::npos) << flag;
         EXPECT_TRUE(word(flag)) << flag;
     }
