@@ -781,7 +781,7 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
     annotate(index, md);
     if (grid.chunks.empty()) return;
     const std::uint64_t voxels = grid.nonAirVoxels;
-    const std::size_t chunks = grid.chunks.size();
+    const std::size_t chunks = grid.chunks.size(), compact = grid.compactChunks;
     rbx::TerrainMeshOptions options;
     options.stride = mOptions.terrainStride;
     options.water = mOptions.terrainWater;
@@ -819,13 +819,13 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
     node->mMeshes = CopyToNewArray(meshes);
     std::size_t triangles = 0;
     for (const auto &tris : surface.trianglesByMaterial) triangles += tris.size() / 3;
-    LogInfo(prefix + std::to_string(voxels) + " voxels in " + std::to_string(chunks) + " chunks → " +
-            std::to_string(meshes.size()) + " mesh(es), " + std::to_string(triangles) + " triangles (" +
-            std::to_string(surface.fullTriangles) + " before simplification), " +
-            std::to_string(surface.positions.size()) + " vertices (stride " + std::to_string(options.stride) +
-            ", error " + std::to_string(options.error) + " studs; " + std::to_string(surface.meshedChunks) +
-            " chunk(s) with a surface, " + std::to_string(surface.unsimplifiedPatches) +
-            " patch(es) left unsimplified)");
+    LogInfo(prefix + std::to_string(voxels) + " voxels in " + std::to_string(chunks) + " chunks (" +
+            std::to_string(compact) + " stored as layers) → " + std::to_string(meshes.size()) + " mesh(es), " +
+            std::to_string(triangles) + " triangles (" + std::to_string(surface.fullTriangles) +
+            " before simplification), " + std::to_string(surface.positions.size()) + " vertices (stride " +
+            std::to_string(options.stride) + ", error " + std::to_string(options.error) + " studs; " +
+            std::to_string(surface.meshedChunks) + " chunk(s) with a surface, " +
+            std::to_string(surface.unsimplifiedPatches) + " patch(es) left unsimplified)");
 }
 
 void GeometryBuilder::appendChild(std::uint32_t index, aiNode *child) {
