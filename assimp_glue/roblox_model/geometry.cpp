@@ -760,6 +760,13 @@ void GeometryBuilder::addUnion(std::uint32_t index, const UnionShape &shape, con
     node->mMeshes = CopyToNewArray(meshes);
 }
 
+// "0.5", not std::to_string's "0.500000".
+std::string StudsText(float studs) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(studs));
+    return text;
+}
+
 // docs/formats/roblox-terrain.md §8.4: one mesh per material (and Water) on the Terrain's node, world studs.
 void GeometryBuilder::addTerrain(std::uint32_t index) {
     const std::optional<rbx::TerrainData> data = mLooks.terrainData(index);
@@ -823,7 +830,7 @@ void GeometryBuilder::addTerrain(std::uint32_t index) {
             std::to_string(compact) + " stored as layers) → " + std::to_string(meshes.size()) + " mesh(es), " +
             std::to_string(triangles) + " triangles (" + std::to_string(surface.fullTriangles) +
             " before simplification), " + std::to_string(surface.positions.size()) + " vertices (stride " +
-            std::to_string(options.stride) + ", error " + std::to_string(options.error) + " studs; " +
+            std::to_string(options.stride) + ", error " + StudsText(options.error) + " studs; " +
             std::to_string(surface.meshedChunks) + " chunk(s) with a surface, " +
             std::to_string(surface.unsimplifiedPatches) + " patch(es) left unsimplified)");
 }
