@@ -32,6 +32,9 @@ using rbx::Document;
 using rbx::Instance;
 using rbx::kNoInstance;
 
+// The largest rbx.source the exporters inflate: GAMEFMT_RBX_MAX_DECOMPRESSED's default (1 GiB).
+constexpr std::uint64_t kMaxSourceBytes = std::uint64_t(1024) << 20;
+
 [[noreturn]] void Fail(const std::string &message) {
     throw FormatError(rbx::kFormatName, message);
 }
@@ -545,7 +548,18 @@ bool ReadSourceFile(const aiScene &scene, std::vector<std::uint8_t> &out) {
     }
     const std::optional<std::int64_t> size = GetMetadataInt(scene.mMetaData, kRbxSourceSize);
     if (!size || *size < 0) Fail("scene metadata " + std::string(kRbxSource) + " without " + kRbxSourceSize);
-    out = DecompressZstdFrame(packed.data(), packed.size(), static_cast<std::uint64_t>(*size), rbx::kFormatName);
+    // The ceiling is the recorded size itself, not a ratio to the packed bytes: a file the importer read
+    // compresses as well as it likes (a 100,000-deep Folder chain: 1.7 MB in 264 bytes). The recorded size is
+    // bounded in turn by GAMEFMT_RBX_MAX_DECOMPRESSED's default (the importer never reads a bigger file), and the
+    // frame must declare exactly that size before anything is allocated.
+    const auto declared = static_cast<std::uint64_t>(*size);
+    DecompressionLimits limits;
+    limits.maxOutput = kMaxSourceBytes;
+    limits.maxRatio = std::numeric_limits<std::uint64_t>::max(); // no ratio: bounded by maxOutput alone
+    if (declared > kMaxSourceBytes)
+        Fail("scene metadata " + std::string(kRbxSourceSize) + " " + std::to_string(declared) +
+             " is over the limit of " + std::to_string(kMaxSourceBytes) + " bytes");
+    out = DecompressZstdFrame(packed.data(), packed.size(), declared, rbx::kFormatName, 0, limits);
     return true;
 }
 

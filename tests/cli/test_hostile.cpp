@@ -79,6 +79,27 @@ TEST(Hostile, DeepRobloxChainIsAnErrorNamingTheInstanceAndDepth) {
     EXPECT_FALSE(fs::exists(dir / "chain.glb"));
 }
 
+// Issue #29 point 5: what the importer read, the rbxm exporter reads back. The chain's 1.7 MB compress into a few
+// hundred bytes of rbx.source; the ceiling on inflating it is the recorded rbx.sourceSize, not a ratio.
+TEST(Hostile, DeepChainImportedWithTheCapRaisedExportsToRbxmToo) {
+    const fs::path dir = ScratchDir("hostile_deep_chain_rbxm");
+    test::WriteBytes(dir / "chain.rbxm", rbx::WriteBinary(FolderChain(100000)));
+    const CliRun run =
+        Cli({"export", "--max-node-depth", "200000", (dir / "chain.rbxm").string(), (dir / "back.rbxm").string()});
+    ASSERT_EQ(run.code, cli::kExitOk) << run.out << run.err;
+    const std::vector<std::uint8_t> written = test::ReadBytes(dir / "back.rbxm");
+    const rbx::Document back = rbx::ReadDocument(written.data(), written.size());
+    ASSERT_EQ(back.instances.size(), 100000u);
+    // Still one chain, in order: F0 is top-level and every Folder is the parent of the next.
+    EXPECT_EQ(back.instances[0].parent, rbx::kNoInstance);
+    for (std::uint32_t i = 1; i < 100000; i += 9973) {
+        EXPECT_EQ(back.instances[i].name, "F" + std::to_string(i));
+        EXPECT_EQ(back.instances[i].parent, i - 1);
+    }
+    EXPECT_EQ(back.instances[99999].name, "F99999");
+    EXPECT_EQ(back.instances[99999].parent, 99998u);
+}
+
 TEST(Hostile, DepthLimitIsAPropertyAndAFlag) {
     const rbx::Document doc = FolderChain(600);
     const std::vector<std::uint8_t> bytes = rbx::WriteBinary(doc);
