@@ -114,7 +114,7 @@ std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders,
             out.push_back(Join(dir, key.value));
             if (kind == RbxAssetKind::Mesh) {
                 out.push_back(Join(dir, key.value + ".mesh"));
-            } else if (kind == RbxAssetKind::Animation) {
+            } else if (kind == RbxAssetKind::Animation || kind == RbxAssetKind::Union) {
                 for (const char *ext : {".rbxm", ".rbxmx"}) out.push_back(Join(dir, key.value + ext));
             } else {
                 for (const char *ext : {".png", ".jpg", ".jpeg"}) out.push_back(Join(dir, key.value + ext));
@@ -183,9 +183,10 @@ RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string
                     bytes = InflateGzip(bytes.data(), bytes.size(), "Roblox asset (gzip)", 0, limits);
                 }
                 std::string format = SniffAsset(bytes.data(), bytes.size());
-                const bool fits = kind == RbxAssetKind::Mesh        ? format == "mesh"
-                                  : kind == RbxAssetKind::Animation ? (format == "rbxm" || format == "rbxmx")
-                                                                    : (format == "png" || format == "jpg");
+                const bool model = kind == RbxAssetKind::Animation || kind == RbxAssetKind::Union;
+                const bool fits = kind == RbxAssetKind::Mesh ? format == "mesh"
+                                  : model                    ? (format == "rbxm" || format == "rbxmx")
+                                                             : (format == "png" || format == "jpg");
                 if (!fits) {
                     LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
                             (format.empty() ? std::string("neither a Roblox mesh or model nor a PNG or JPEG image")
@@ -193,6 +194,7 @@ RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string
                             "; not used as " +
                             (kind == RbxAssetKind::Mesh        ? "a mesh"
                              : kind == RbxAssetKind::Animation ? "an animation"
+                             : kind == RbxAssetKind::Union     ? "a union"
                                                                : "an image"));
                     continue;
                 }

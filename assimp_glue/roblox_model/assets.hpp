@@ -26,9 +26,8 @@ struct RbxContentKey {
 RbxContentKey ParseContentUri(std::string_view uri);
 
 // The files a key may be, in the order they are tried, under each folder of `folders`: an id is "<dir>/<id>",
-// then ".png", ".jpg", ".jpeg" (images), ".mesh" (meshes) or ".rbxm", ".rbxmx" (animations); a path is "<dir>/<path>",
-// "<dir>/content/<path>",
-// "<dir>/PlatformContent/pc/<path>", "<dir>/ExtraContent/<path>".
+// then ".png", ".jpg", ".jpeg" (images), ".mesh" (meshes) or ".rbxm", ".rbxmx" (animations, unions); a path is
+// "<dir>/<path>", "<dir>/content/<path>", "<dir>/PlatformContent/pc/<path>", "<dir>/ExtraContent/<path>".
 std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders, const RbxContentKey &key,
                                         RbxAssetKind kind = RbxAssetKind::Image);
 

@@ -375,8 +375,8 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, c
         return;
     }
     if (g.source == GeometrySource::Placeholder && g.asset == rbx::MeshAsset::None) {
-        if (std::optional<UnionShape> shape =
-                BuildUnionShape(mDoc, index, mLooks, look, g.size, mOptions.segments, mUnions)) {
+        if (std::optional<UnionShape> shape = BuildUnionShape(mDoc, index, mLooks, look, g.size, mOptions.segments,
+                                                              g.uri, mOptions.assets, mUnions)) {
             MetadataBuilder md;
             md.add(kRbxGeometry, shape->geometry);
             md.add(kRbxUnionSource, shape->source);

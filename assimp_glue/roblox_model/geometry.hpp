@@ -30,7 +30,9 @@ enum class RbxGeometryScope : std::uint8_t {
 };
 
 // What an asset is asked for as.
-enum class RbxAssetKind : std::uint8_t { Image, Mesh, Animation };
+// What an asset is looked up as: an image, a Roblox mesh, or a Roblox model (an animation's KeyframeSequences, a
+// union's PartOperationAsset).
+enum class RbxAssetKind : std::uint8_t { Image, Mesh, Animation, Union };
 
 // An asset found for a content URI (GAMEFMT_RBX_ASSET_DIR): its bytes (gzip already inflated) and what they
 // are, sniffed: "png", "jpg", "mesh", or "rbxm"/"rbxmx" (a Roblox model: animation assets).

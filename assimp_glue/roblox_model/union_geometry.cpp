@@ -18,6 +18,70 @@ struct UnionCache::Entry {
     std::optional<rbx::UnionMesh> mesh;
 };
 
+namespace {
+
+// The bytes of a String or SharedString property of `doc`; empty otherwise.
+std::string_view BlobOf(const rbx::Document &doc, const rbx::Instance &inst, const char *name) {
+    const rbx::Property *p = doc.findProperty(inst, name);
+    if (p == nullptr) return {};
+    if (const auto *s = std::get_if<std::string>(&p->value.data)) return *s;
+    if (const auto *ref = std::get_if<rbx::SharedStringRef>(&p->value.data))
+        if (ref->index < doc.sharedStrings.size()) return doc.sharedStrings[ref->index].content;
+    return {};
+}
+
+// §2.1 step 3: the first instance of the asset model with a render blob, decoded in the order of step 1–2.
+std::optional<rbx::UnionMesh> AssetRenderMesh(const RbxAsset &asset, const std::string &unionName) {
+    const std::string what = std::string(rbx::kFormatName) + ": union '" + SanitizeForAiString(unionName, 100) +
+                             "': asset " + SanitizeForAiString(asset.path, 300);
+    rbx::Document doc;
+    try {
+        rbx::ReadOptions options;
+        options.maxDecompressed = std::uint64_t(64) << 20;
+        options.maxInstances = 100000;
+        doc = rbx::ReadDocument(asset.bytes.data(), asset.bytes.size(), options);
+    } catch (const FormatError &e) {
+        LogWarn(what + " not read (" + e.what() + "); the next source is used");
+        return std::nullopt;
+    }
+    for (const rbx::Instance &inst : doc.instances) {
+        bool had = false;
+        for (const char *name : {"SolidMeshHolder", "MeshData2", "MeshData"}) {
+            const std::string_view blob = BlobOf(doc, inst, name);
+            if (blob.empty()) continue;
+            had = true;
+            try {
+                std::optional<rbx::UnionMesh> m =
+                    rbx::DecodeUnionRenderMesh(reinterpret_cast<const std::uint8_t *>(blob.data()), blob.size());
+                if (m) {
+                    for (const std::string &w : m->warnings) LogWarn(what + ": " + w);
+                    return m;
+                }
+            } catch (const FormatError &e) {
+                LogWarn(what + ": " + name + " not decoded (" + e.what() + ")");
+            }
+        }
+        if (had) break; // the first instance with a render blob is the asset's; no other is tried
+    }
+    LogWarn(what + " holds no render mesh that decodes; the next source is used");
+    return std::nullopt;
+}
+
+} // namespace
+
+const rbx::UnionMesh *UnionCache::asset(const std::string &uri, const RbxAssetResolver &resolver,
+                                        const std::string &unionName) {
+    if (!resolver || uri.empty()) return nullptr;
+    auto found = mAssets.find(uri);
+    if (found == mAssets.end()) {
+        auto entry = std::make_unique<Entry>();
+        if (const std::optional<RbxAsset> file = resolver(uri, RbxAssetKind::Union))
+            entry->mesh = AssetRenderMesh(*file, unionName);
+        found = mAssets.emplace(uri, std::move(entry)).first;
+    }
+    return found->second->mesh ? &*found->second->mesh : nullptr;
+}
+
 UnionCache::UnionCache() = default;
 UnionCache::~UnionCache() = default;
 
@@ -241,6 +305,7 @@ const rbx::UnionMesh *UnionCache::hulls(std::string_view blob, const std::string
 
 std::optional<UnionShape> BuildUnionShape(const rbx::Document &doc, std::uint32_t index, const rbx::Appearance &looks,
                                           const rbx::Look &look, const rbx::Vector3 &size, unsigned segments,
+                                          const std::string &assetUri, const RbxAssetResolver &assets,
                                           UnionCache &cache) {
     const std::optional<rbx::UnionData> u = looks.unionData(index);
     if (!u) return std::nullopt;
@@ -249,6 +314,12 @@ std::optional<UnionShape> BuildUnionShape(const rbx::Document &doc, std::uint32_
     for (std::string_view blob : {u->solidMesh, u->meshData2, u->meshData})
         if (!blob.empty())
             if (const rbx::UnionMesh *m = cache.render(blob, name)) return FromMesh(*m, *u, look, size, "union-mesh");
+    // 1b. The render mesh of its cloud asset, from the asset folders (§2.1 step 3).
+    if (const rbx::UnionMesh *m = cache.asset(assetUri, assets, name)) {
+        UnionShape shape = FromMesh(*m, *u, look, size, "union-mesh");
+        shape.source = "asset " + m->source; // e.g. "asset CSGMDL4"
+        return shape;
+    }
     // 2. The source parts, unless they would be wrong (negations, an intersection) and hulls exist.
     std::optional<UnionShape> parts;
     if (!u->childData2.empty()) parts = FromParts(u->childData2, *u, look, size, segments, name, "ChildData2");

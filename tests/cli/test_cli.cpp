@@ -1100,6 +1100,30 @@ TEST(Cli, AssetsListsWhatAPlaceReferencesAndWhatResolves) {
     EXPECT_EQ(Cli({"assets"}).code, gamefmt::cli::kExitUsage);
 }
 
+// Union assets (issue #29 point 6): a union's AssetId is listed as a union, resolved as a Roblox model (the XML one
+// has no extension), and --missing prints the id the folder lacks.
+TEST(Cli, AssetsListsUnionAssets) {
+    const auto dir = ScratchDir("cli_union_assets");
+    std::filesystem::create_directories(dir / "union-assets");
+    for (const fixtures::Fixture &f : fixtures::UnionAssetFiles()) WriteBytes(dir / f.name, f.bytes);
+    const std::string place = (dir / "union-asset-place.rbxl").string();
+    const std::string folder = (dir / "union-assets").string();
+    const CliResult text = Cli({"assets", place, "--asset-dir", folder});
+    ASSERT_EQ(text.code, gamefmt::cli::kExitOk) << text.err;
+    EXPECT_NE(
+        text.out.find("rbxassetid://3001  union  found " + folder + "/3001.rbxm  1 use(s): Workspace.CloudUnion\n"),
+        std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("rbxassetid://3002  union  found " + folder + "/3002  1 use(s): Workspace.CloudUnion2\n"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("rbxassetid://3003  union  missing  1 use(s): Workspace.LostUnion\n"), std::string::npos)
+        << text.out;
+    const CliResult missing = Cli({"assets", place, "--missing", "--asset-dir", folder});
+    ASSERT_EQ(missing.code, gamefmt::cli::kExitOk) << missing.err;
+    EXPECT_EQ(missing.out, "3003\n");
+}
+
 } // namespace
 } // namespace gamefmt::test
 

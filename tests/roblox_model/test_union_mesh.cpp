@@ -400,7 +400,11 @@ TEST(RbxUnionMesh, TruncatedAndFlippedSamplesNeverCrash) {
 #include "support/rbx_values.hpp"
 #include "support/scene_build.hpp"
 
+#include <assimp/Importer.hpp>
 #include <assimp/scene.h>
+
+#include <array>
+#include <filesystem>
 
 namespace gamefmt {
 namespace {
@@ -592,6 +596,75 @@ TEST(RbxUnionScene, GeneratedUnionsOfEveryKind) {
         // The tetrahedron spans ±1; × (2, 1, 1) and moved to x.
         ExpectBox(NodeBounds(r.scene, n), {e.x - 2, -1, -1}, {e.x + 2, 1, 1});
     }
+}
+
+// Issue #29 point 6 (§2.1 step 3): a union whose only render mesh is its cloud AssetId resolves it in the asset
+// folders — a binary model (CSGMDL4 MeshData) and an XML one without extension (SolidMesh SharedString) — ahead of
+// its hulls; an asset in no folder, no folder at all, or an asset that does not decode falls back to the hulls.
+TEST(RbxUnionScene, UnionsFromTheirCloudAssets) {
+    const auto dir = test::ScratchDir("rbx_union_assets");
+    std::filesystem::create_directories(dir / "union-assets");
+    for (const fixtures::Fixture &f : fixtures::UnionAssetFiles()) test::WriteBytes(dir / f.name, f.bytes);
+    const std::string folder = (dir / "union-assets").string();
+    const auto withFolder = [&](const std::string &value) {
+        return [value](Assimp::Importer &i) { i.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, value); };
+    };
+    const test::ImportResult r = test::ImportFile(dir / "union-asset-place.rbxl", 0, withFolder(folder));
+    ASSERT_TRUE(r) << r.error;
+    const aiNode *root = r.scene->mRootNode;
+    const aiNode *cloud = root->FindNode("CloudUnion"), *cloud2 = root->FindNode("CloudUnion2");
+    const aiNode *lost = root->FindNode("LostUnion");
+    ASSERT_TRUE(cloud && cloud2 && lost);
+    EXPECT_EQ(test::MetaText(cloud, kRbxGeometry), "union-mesh");
+    EXPECT_EQ(test::MetaText(cloud, kRbxUnionSource), "asset CSGMDL4");
+    EXPECT_EQ(test::MetaText(cloud2, kRbxUnionSource), "asset SolidMesh");
+    EXPECT_EQ(test::MetaText(lost, kRbxGeometry), "union-hull");
+    EXPECT_EQ(test::MetaText(lost, kRbxUnionSource), "CSGPHS7");
+    // The tetrahedron (±1) × size / InitialSize = (2, 1, 1), at its CFrame.
+    ExpectBox(NodeBounds(r.scene, cloud), {-2, -1, -1}, {2, 1, 1});
+    ExpectBox(NodeBounds(r.scene, cloud2), {8, -1, -1}, {12, 1, 1});
+    // The render meshes share their 4 corners (hulls would give 12: flat faces); CloudUnion keeps its vertex colour
+    // C4281C (UsePartColor false), CloudUnion2 takes the union's (13, 105, 172).
+    const auto sRgbToLinear = [](int c) {
+        const double v = c / 255.0;
+        return static_cast<float>(v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4));
+    };
+    // Diffuse: the colour as stored (sRGB); base colour: linearised (IEC 61966-2-1).
+    for (const auto &[node, rgb] : {std::make_pair(cloud, std::array<int, 3>{196, 40, 28}),
+                                    std::make_pair(cloud2, std::array<int, 3>{13, 105, 172})}) {
+        ASSERT_EQ(node->mNumMeshes, 1u);
+        const aiMesh *m = r.scene->mMeshes[node->mMeshes[0]];
+        EXPECT_EQ(m->mNumVertices, 4u);
+        EXPECT_EQ(m->mNumFaces, 4u);
+        aiColor4D c, base;
+        ASSERT_EQ(r.scene->mMaterials[m->mMaterialIndex]->Get(AI_MATKEY_COLOR_DIFFUSE, c), AI_SUCCESS);
+        ASSERT_EQ(r.scene->mMaterials[m->mMaterialIndex]->Get(AI_MATKEY_BASE_COLOR, base), AI_SUCCESS);
+        for (int k = 0; k < 3; ++k) {
+            EXPECT_NEAR(c[k], rgb[k] / 255.0f, 1e-6);
+            EXPECT_NEAR(base[k], sRgbToLinear(rgb[k]), 1e-4);
+        }
+    }
+
+    // No folder: every union falls back to its hulls.
+    const test::ImportResult bare = test::ImportFile(dir / "union-asset-place.rbxl");
+    ASSERT_TRUE(bare) << bare.error;
+    EXPECT_EQ(test::MetaText(bare.scene->mRootNode->FindNode("CloudUnion"), kRbxUnionSource), "CSGPHS7");
+
+    // An asset whose blob does not decode (a CSGK key): one warning naming the union and the file, then the hulls.
+    const auto broken = test::ScratchDir("rbx_union_assets_broken");
+    rbx::Document keyOnly;
+    const std::uint32_t a = keyOnly.addInstance("PartOperationAsset", "PartOperationAsset", rbx::kNoInstance);
+    rbx::AddProperty(keyOnly, a, "MeshData", rbx::Type::String, std::string("CSGK85161f7e9cff3259a6e56a64bcfcc32a"));
+    test::WriteBytes(broken / "3001.rbxm", rbx::WriteBinary(keyOnly));
+    const test::ImportResult fallback =
+        test::ImportFile(dir / "union-asset-place.rbxl", 0, withFolder(broken.string()));
+    ASSERT_TRUE(fallback) << fallback.error;
+    EXPECT_EQ(test::MetaText(fallback.scene->mRootNode->FindNode("CloudUnion"), kRbxUnionSource), "CSGPHS7");
+    bool warned = false;
+    for (const std::string &line : fallback.log)
+        warned = warned || (line.find("union 'CloudUnion': asset") != std::string::npos &&
+                            line.find("3001.rbxm") != std::string::npos);
+    EXPECT_TRUE(warned) << ::testing::PrintToString(fallback.log);
 }
 
 } // namespace

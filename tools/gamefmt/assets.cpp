@@ -104,8 +104,8 @@ std::vector<Asset> Collect(const rbx::Document &doc) {
     return out;
 }
 
-// Resolves like the importer: meshes as meshes, images as images, animations as Roblox models (sniffed); other
-// kinds by the files an id or a path may be.
+// Resolves like the importer: meshes as meshes, images as images, animations and unions as Roblox models (sniffed);
+// other kinds by the files an id or a path may be.
 void Resolve(std::vector<Asset> &assets, const std::vector<std::string> &folders) {
     Assimp::DefaultIOSystem io;
     const glue::RbxAssetResolver resolver = glue::MakeAssetResolver(&io, folders);
@@ -122,9 +122,10 @@ void Resolve(std::vector<Asset> &assets, const std::vector<std::string> &folders
         }
         const bool image = a.kind == "texture" || a.kind == "surface map" || a.kind == "decal" || a.kind == "image" ||
                            a.kind == "sky" || a.kind == "clothing";
-        if (a.kind == "mesh" || a.kind == "animation" || image) {
+        if (a.kind == "mesh" || a.kind == "animation" || a.kind == "union" || image) {
             const glue::RbxAssetKind kind = image                   ? glue::RbxAssetKind::Image
                                             : a.kind == "animation" ? glue::RbxAssetKind::Animation
+                                            : a.kind == "union"     ? glue::RbxAssetKind::Union
                                                                     : glue::RbxAssetKind::Mesh;
             if (const auto found = resolver(a.uri, kind)) {
                 a.status = "found";
