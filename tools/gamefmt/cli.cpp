@@ -53,14 +53,28 @@ const Verb kVerbs[] = {
      "                            with the format's extension.\n"
      "IN is imported raw unless post-processing steps are given.\n",
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunExport},
-    {"convert", "convert IN... [-o DIR] [-f ID] [-j N] [-k]", "convert many files (default gamefmt-glb)",
-     "  -o DIR, --output DIR      write DIR/<stem>.<ext> (default: beside each input)\n"
+    {"convert", "convert IN|DIR... [--from-list FILE] [-o DIR] [-f ID] [-j N] [-k] [--manifest FILE] [--resume]",
+     "convert many files (default gamefmt-glb)",
+     "  -o DIR, --output DIR      write DIR/<stem>.<ext> (default: beside each input); files found in a\n"
+     "                            directory keep their path below it\n"
      "  -f ID, --format ID        export format id (default gamefmt-glb;\n"
      "                            Assimp's own glTF writer: glb2)\n"
      "  -j N, --jobs N            worker threads (default: CPU count, at most one per input)\n"
      "  -k, --keep-going          convert the rest after a failure\n"
-     "Inputs are imported with JoinIdenticalVertices, Triangulate and SortByPType (the steps glTF export\n"
-     "forces) plus any steps given. Prints one line per file and '<N> passed, <N> failed'.\n",
+     "  --from-list FILE          also convert the paths in FILE, one per line ('-': standard input)\n"
+     "  --include GLOB            from directories and lists, only matching files (repeatable; default:\n"
+     "                            every extension an importer claims); --exclude GLOB leaves files out.\n"
+     "                            '*' '?' '[a-z]' within a name, '**' across folders; without '/' the\n"
+     "                            glob matches the file name; ASCII case-insensitive\n"
+     "  --force                   overwrite outputs that exist (default: skip those inputs)\n"
+     "  --manifest FILE           append one JSON line per input as it finishes (path, size, sha256,\n"
+     "                            status, error, warnings, outputs, ms)\n"
+     "  --resume                  skip inputs the manifest says were converted (same size and SHA-256,\n"
+     "                            outputs still there)\n"
+     "  --shard K/N               only the inputs whose path hash falls in shard K of N (0 <= K < N)\n"
+     "Inputs are streamed (a list of millions of paths is fine). Every output is written as\n"
+     "NAME.gamefmt-partial and renamed when complete. Prints one line per file and\n"
+     "'<N> passed, <N> failed'. docs/batch.md: clusters (GNU parallel, Slurm, Kubernetes).\n",
      kPostProcessFlags | kPropertyFlags | kLogFlags, RunConvert},
     {"validate", "validate FILE... [--strict]", "import with validation and report warnings",
      "  --strict       fail (exit 1) on validation warnings and on importer warnings that data was lost\n"

@@ -3,6 +3,7 @@
 #include "loading.hpp"
 #include "log.hpp"
 #include "options.hpp"
+#include "staged_io.hpp"
 #include "verbs.hpp"
 
 #include "common/utf8_path.hpp"
@@ -114,12 +115,21 @@ int RunExport(const Args &args, std::ostream &out, std::ostream &err) {
     Assimp::ExportProperties properties;
     ApplyExportProperties(common.properties, in, properties);
     std::string direct;
-    const bool handled = ExportWithoutCopy(*exporter, *loaded.scene, format->id, outPath, properties, direct);
+    // Every file is written as NAME.gamefmt-partial and renamed into place once the export succeeded (docs/batch.md).
+    auto *staged = new StagedIOSystem(); // the exporter owns it
+    exporter->SetIOHandler(staged);
+    const bool handled = ExportWithoutCopy(*exporter, *loaded.scene, format->id, outPath, properties, direct, staged);
     if (handled ? !direct.empty() : exporter->Export(loaded.scene, format->id, outPath, 0, &properties) != AI_SUCCESS) {
+        staged->discard();
         const std::string reason = handled ? direct : exporter->GetErrorString();
         PrintFileError(err, "export", outPath,
                        reason.empty() ? "the " + format->id + " exporter gave no reason (run with -v to see its log)"
                                       : reason);
+        return kExitBadInput;
+    }
+    const std::string moved = staged->commit();
+    if (!moved.empty()) {
+        PrintFileError(err, "export", outPath, moved);
         return kExitBadInput;
     }
     log.reportWarnings(outPath); // the exporter's

@@ -64,12 +64,13 @@ namespace {
 
 // Calls `entry` the way Exporter::Export would after its scene copy: true with `error` empty on success.
 bool CallExporter(const Assimp::Exporter::ExportFormatEntry &entry, const aiScene &scene, const std::string &path,
-                  const Assimp::ExportProperties &properties, std::string &error) {
-    Assimp::DefaultIOSystem io;
+                  const Assimp::ExportProperties &properties, std::string &error, Assimp::IOSystem *io) {
+    Assimp::DefaultIOSystem defaultIo;
+    if (io == nullptr) io = &defaultIo;
     Assimp::ExportProperties told = properties; // Exporter::Export tells every exporter this
     told.SetPropertyBool("bJoinIdenticalVertices", (entry.mEnforcePP & aiProcess_JoinIdenticalVertices) != 0);
     try {
-        entry.mExportFunction(path.c_str(), &io, &scene, &told);
+        entry.mExportFunction(path.c_str(), io, &scene, &told);
         error.clear();
     } catch (const std::exception &e) {
         error = e.what();
@@ -90,14 +91,15 @@ bool IsMeshOnlySteps(unsigned steps) {
 } // namespace
 
 bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
-                       const std::string &path, const Assimp::ExportProperties &properties, std::string &error) {
+                       const std::string &path, const Assimp::ExportProperties &properties, std::string &error,
+                       Assimp::IOSystem *io) {
     for (const Assimp::Exporter::ExportFormatEntry &entry : glue::RobloxModelExportEntries())
         if (id == entry.mDescription.id && entry.mEnforcePP == 0)
-            return CallExporter(entry, scene, path, properties, error);
+            return CallExporter(entry, scene, path, properties, error, io);
     // gamefmt's glTF writer takes meshes of one primitive type as they are: no copy needed.
     for (const Assimp::Exporter::ExportFormatEntry &entry : glue::GltfExportEntries())
         if (id == entry.mDescription.id && glue::HasCleanPrimitives(scene))
-            return CallExporter(entry, scene, path, properties, error);
+            return CallExporter(entry, scene, path, properties, error, io);
     if (scene.mNumMeshes != 0) return false;
     for (std::size_t i = 0; i < exporter.GetExportFormatCount(); ++i) {
         const aiExportFormatDesc *desc = exporter.GetExportFormatDescription(i);
@@ -107,7 +109,7 @@ bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, c
         // Exporter::Export's deep copy. tests/cli checks the bytes equal Exporter::Export's.
         const auto *entry = reinterpret_cast<const Assimp::Exporter::ExportFormatEntry *>(desc);
         if (entry->mExportFunction == nullptr || !IsMeshOnlySteps(entry->mEnforcePP)) return false;
-        return CallExporter(*entry, scene, path, properties, error);
+        return CallExporter(*entry, scene, path, properties, error, io);
     }
     return false;
 }

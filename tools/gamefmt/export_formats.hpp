@@ -9,6 +9,7 @@ struct aiScene;
 namespace Assimp {
 class Exporter;
 class ExportProperties;
+class IOSystem;
 } // namespace Assimp
 
 namespace gamefmt::cli {
@@ -36,9 +37,11 @@ const ExportFormat *FindFormatForExtension(const std::vector<ExportFormat> &form
 // meshes (3ds, collada, fbx, obj, …; not x, ply or stl), and gamefmt's glTF writer (gamefmt-glb/-gltf) when
 // every mesh has faces of one primitive type (glue::HasCleanPrimitives; otherwise its enforced Triangulate and
 // SortByPType need the copy).
-// Returns false (and writes nothing) otherwise; when true, `error` is empty on success.
+// Returns false (and writes nothing) otherwise; when true, `error` is empty on success. Files are written through
+// `io` (null: Assimp's default IOSystem), as Exporter::Export writes through the exporter's IOHandler.
 bool ExportWithoutCopy(const Assimp::Exporter &exporter, const aiScene &scene, const std::string &id,
-                       const std::string &path, const Assimp::ExportProperties &properties, std::string &error);
+                       const std::string &path, const Assimp::ExportProperties &properties, std::string &error,
+                       Assimp::IOSystem *io = nullptr);
 
 // The usage hint every "unknown format" message ends with.
 inline constexpr const char *kListExportHint = "run 'gamefmt listexport' for the format ids";
