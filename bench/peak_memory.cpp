@@ -19,9 +19,7 @@
 #include <string>
 
 namespace gamefmt::bench {
-namespace {
 
-// VmRSS or VmHWM of this process, KiB (/proc/self/status); 0 when unreadable.
 long StatusKiB(const char *field) {
     long value = 0;
     if (FILE *f = std::fopen("/proc/self/status", "r")) {
@@ -33,6 +31,8 @@ long StatusKiB(const char *field) {
     }
     return value;
 }
+
+namespace {
 
 struct MeasureInChild {
     MeasureInChild() {

@@ -14,4 +14,7 @@ namespace gamefmt::bench {
 // process_peak_MiB (what /usr/bin/time would report for such a program).
 void PeakMemory(benchmark::State &state, const std::vector<std::uint8_t> &bytes);
 
+// VmRSS or VmHWM of this process, KiB (/proc/self/status); 0 when unreadable.
+long StatusKiB(const char *field);
+
 } // namespace gamefmt::bench

@@ -87,12 +87,12 @@ std::uint64_t Fnv1a(const std::string &text) {
 
 TEST(Batch, GlobsMatchNamesAndPaths) {
     using cli::GlobMatch;
-    EXPECT_TRUE(GlobMatch("*.mesh", "a/b/c.mesh"));   // no '/': the file name alone
+    EXPECT_TRUE(GlobMatch("*.mesh", "a/b/c.mesh"));      // no '/': the file name alone
     EXPECT_TRUE(GlobMatch("*.ROB", "fxart/barrel.rob")); // ASCII case-insensitive
     EXPECT_FALSE(GlobMatch("*.mesh", "a/b/c.mesh.bak"));
     EXPECT_TRUE(GlobMatch("a/*.mesh", "a/c.mesh"));
-    EXPECT_FALSE(GlobMatch("a/*.mesh", "a/b/c.mesh")); // '*' stops at '/'
-    EXPECT_TRUE(GlobMatch("a/**/c.mesh", "a/c.mesh"));  // "**/": no folder …
+    EXPECT_FALSE(GlobMatch("a/*.mesh", "a/b/c.mesh"));     // '*' stops at '/'
+    EXPECT_TRUE(GlobMatch("a/**/c.mesh", "a/c.mesh"));     // "**/": no folder …
     EXPECT_TRUE(GlobMatch("a/**/c.mesh", "a/b/d/c.mesh")); // … or any number
     EXPECT_TRUE(GlobMatch("**", "x/y/z"));
     EXPECT_TRUE(GlobMatch("v?.[0-9]*", "v1.5x"));
@@ -131,8 +131,8 @@ TEST(Batch, DirectoriesAreWalkedWithIncludeAndExclude) {
     EXPECT_NE(all.out.find("] ok   "), std::string::npos);
     EXPECT_EQ(all.out.find("/4]"), std::string::npos) << "the count of a walk is not known up front";
 
-    const CliResult some = Cli({"convert", in, "-o", (dir / "some").string(), "--include", "*.obj", "--exclude",
-                                "b/c/**", "-q"});
+    const CliResult some =
+        Cli({"convert", in, "-o", (dir / "some").string(), "--include", "*.obj", "--exclude", "b/c/**", "-q"});
     ASSERT_EQ(some.code, cli::kExitOk) << some.err;
     EXPECT_EQ(Tree(dir / "some"), (std::vector<std::string>{"a/x.glb", "b/x.glb"}));
     // An --include that matches a file no importer reads makes it an input: it fails, named.
@@ -200,8 +200,8 @@ TEST(Batch, StagedFilesAppearOnlyWhenCommitted) {
     cli::StagedIOSystem io;
     write(io, main, "new main");
     write(io, side, "new side");
-    EXPECT_EQ(Tree(dir), (std::vector<std::string>{"scene.bin.gamefmt-partial", "scene.gltf",
-                                                   "scene.gltf.gamefmt-partial"}));
+    EXPECT_EQ(Tree(dir),
+              (std::vector<std::string>{"scene.bin.gamefmt-partial", "scene.gltf", "scene.gltf.gamefmt-partial"}));
     const std::vector<std::uint8_t> before = ReadBytes(main);
     EXPECT_EQ(std::string(before.begin(), before.end()), "old"); // untouched until commit
     EXPECT_EQ(io.outputs(), (std::vector<std::string>{main, side}));
@@ -248,8 +248,8 @@ TEST(Batch, ManifestSaysWhatHappenedToEachInput) {
     CopyIn(Cube(), cube);
     Put(broken, "version 9.99\nnot a mesh");
     const fs::path manifest = dir / "m.jsonl";
-    const CliResult run = Cli({"convert", cube.string(), broken.string(), "-o", (dir / "out").string(), "-k", "-j",
-                               "1", "-q", "--manifest", manifest.string()});
+    const CliResult run = Cli({"convert", cube.string(), broken.string(), "-o", (dir / "out").string(), "-k", "-j", "1",
+                               "-q", "--manifest", manifest.string()});
     EXPECT_EQ(run.code, cli::kExitBadInput);
     const std::vector<Line> lines = Manifest(manifest);
     ASSERT_EQ(lines.size(), 2u);
@@ -364,7 +364,8 @@ TEST(Batch, AKilledRunResumesAndConvertsEachFileOnce) {
     std::ofstream script(dir / "kill.sh");
     script << "GAMEFMT_TEST_HOLD_OUTPUT=3 '" << GAMEFMT_CLI_EXE << "' convert -j 1 -q -o '" << out.string()
            << "' --manifest '" << manifest.string() << "'" << list << " >/dev/null 2>&1 &\n"
-           << "pid=$!\ni=0\nwhile [ ! -e '" << partial.string() << "' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done\n"
+           << "pid=$!\ni=0\nwhile [ ! -e '" << partial.string()
+           << "' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done\n"
            << "{ kill -9 $pid; wait $pid; } 2>/dev/null\nexit 0\n";
     script.close();
     ASSERT_EQ(std::system(("sh '" + (dir / "kill.sh").string() + "'").c_str()), 0);
@@ -372,8 +373,8 @@ TEST(Batch, AKilledRunResumesAndConvertsEachFileOnce) {
     EXPECT_EQ(Tree(out), (std::vector<std::string>{"a.glb", "b.glb", "c.glb.gamefmt-partial"}));
     EXPECT_EQ(Manifest(manifest).size(), 2u);
 
-    std::vector<std::string> args = {"convert", "-j", "1", "-q", "-o", out.string(), "--manifest", manifest.string(),
-                                     "--resume"};
+    std::vector<std::string> args = {"convert",         "-j",      "1", "-q", "-o", out.string(), "--manifest",
+                                     manifest.string(), "--resume"};
     args.insert(args.end(), inputs.begin(), inputs.end());
     const CliResult resumed = Cli(args);
     ASSERT_EQ(resumed.code, cli::kExitOk) << resumed.err;

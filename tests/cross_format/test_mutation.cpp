@@ -176,6 +176,7 @@ const char *HintOf(const std::string &target) {
     if (target == "roblox_mesh") return "mesh";
     if (target == "roblox_model") return "rbxm";
     if (target == "roblox_model_xml") return "rbxmx";
+    if (target == "roblox_place") return "rbxl";
     if (target == "sl_mesh") return "llmesh";
     if (target == "redguard") return "3d";
     if (target == "redguard_rob") return "rob";

@@ -115,9 +115,9 @@ TEST(GltfScene, DemoPlaceLayoutFollowsTheSpecification) {
     }
     EXPECT_LE(end, static_cast<double>(glb.bin.size()));
 
-    // Meshes as in the scene: 26, shared by the 10 bricks (and the other pairs).
-    EXPECT_EQ(doc.get("meshes")->items.size(), 26u);
-    EXPECT_EQ(doc.get("materials")->items.size(), 15u);
+    // Meshes as in the scene: 27, shared by the 10 bricks (and the other pairs).
+    EXPECT_EQ(doc.get("meshes")->items.size(), 27u);
+    EXPECT_EQ(doc.get("materials")->items.size(), 16u);
     const double brick = NodeNamed(doc, "Brick")->get("mesh")->number;
     for (int i = 1; i < 10; ++i)
         EXPECT_EQ(NodeNamed(doc, "Brick." + std::to_string(i))->get("mesh")->number, brick) << i;
@@ -207,8 +207,8 @@ TEST(GltfScene, AssimpReadsItBack) {
     const std::string glb = Write(*scene, true).bytes.at("out/place.glb");
     const test::ImportResult back = test::ImportMemory(std::vector<std::uint8_t>(glb.begin(), glb.end()), "glb");
     ASSERT_TRUE(back) << back.error;
-    EXPECT_EQ(back.scene->mNumMeshes, 26u);
-    EXPECT_EQ(back.scene->mNumTextures, 2u);
+    EXPECT_EQ(back.scene->mNumMeshes, 27u);
+    EXPECT_EQ(back.scene->mNumTextures, 3u);
     EXPECT_EQ(back.scene->mNumCameras, 1u);
     EXPECT_EQ(back.scene->mNumLights, 3u);
     const aiNode *first = back.scene->mRootNode->FindNode("Brick");

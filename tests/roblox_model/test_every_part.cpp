@@ -107,7 +107,7 @@ TEST(RbxEveryPart, DemoPlace) {
     ASSERT_TRUE(c.import);
     EXPECT_EQ(c.report.wrong, 0u) << Describe(c.report);
     EXPECT_EQ(c.report.parts, 36u); // the Workspace's parts (rbx_place_fixtures.hpp)
-    EXPECT_EQ(c.report.decals, 2u); // Face and Tiles ("Logo" has no image)
+    EXPECT_EQ(c.report.decals, 3u); // Face, Tiles and Logo
     EXPECT_EQ(c.report.sharedMeshes, c.report.sharedKeys);
 }
 

@@ -107,11 +107,12 @@ std::string NodeText(const aiScene *scene, const char *node, const char *key) {
 TEST(RbxGeometry, DemoPlaceCounts) {
     const ImportResult r = ImportDemo();
     ASSERT_TRUE(r) << r.error;
-    // 36 parts in the Workspace show 25 distinct geometry+look pairs (10 bricks share one, Seat/VehicleSeat,
-    // CornerWedge/PartCornerWedge and Legacy/Rotated share theirs) plus 2 decal quads with their images.
-    EXPECT_EQ(r.scene->mNumMeshes, 26u);
-    EXPECT_EQ(r.scene->mNumMaterials, 15u); // 13 part looks + 2 decal looks
-    EXPECT_EQ(r.scene->mNumTextures, 2u);
+    // 36 parts in the Workspace show 24 distinct geometry+look pairs (10 bricks share one, Seat/VehicleSeat,
+    // CornerWedge/PartCornerWedge and Legacy/Rotated share theirs) plus 3 decal quads with their images (Face, Tiles,
+    // Logo: rbx-assets has every asset the place names, the union's too).
+    EXPECT_EQ(r.scene->mNumMeshes, 27u);
+    EXPECT_EQ(r.scene->mNumMaterials, 16u); // 13 part looks + 3 decal looks
+    EXPECT_EQ(r.scene->mNumTextures, 3u);
     EXPECT_EQ(r.scene->mNumLights, 3u); // "Off" is disabled
     EXPECT_EQ(r.scene->mNumCameras, 1u);
     EXPECT_EQ(r.scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE, 0u);
@@ -124,13 +125,26 @@ TEST(RbxGeometry, DemoPlaceCounts) {
 TEST(RbxGeometry, EveryWorkspacePartOwnsOneMeshAndNothingElseDoes) {
     const ImportResult r = ImportDemo();
     ASSERT_TRUE(r) << r.error;
-    const std::set<std::string> parts = {
-        "Baseplate",       "Block",          "Ball",       "Cylinder", "Wedge",       "CornerWedge",   "PartWedge",
-        "PartCornerWedge", "Truss",          "Spawn",      "Seat",     "VehicleSeat", "SpecialSphere", "SpecialHead",
-        "BlockMeshed",     "CylinderMeshed", "FileMeshed", "MeshPart", "Union",       "Glass",         "Invisible",
-        "ForceField",      "Metal",          "Legacy",     "Rotated",  "Lamp",        "Brick",         "Brick.1",
-        "Brick.2",         "Brick.3",        "Brick.4",    "Brick.5",  "Brick.6",     "Brick.7",       "Brick.8",
-        "Brick.9",         "Tiles",          "Face"};
+    const std::set<std::string> parts = {"Baseplate",     "Block",
+                                         "Ball",          "Cylinder",
+                                         "Wedge",         "CornerWedge",
+                                         "PartWedge",     "PartCornerWedge",
+                                         "Truss",         "Spawn",
+                                         "Seat",          "VehicleSeat",
+                                         "SpecialSphere", "SpecialCylinder",
+                                         "BlockMeshed",   "CylinderMeshed",
+                                         "FileMeshed",    "MeshPart",
+                                         "Union",         "Glass",
+                                         "Invisible",     "ForceField",
+                                         "Metal",         "Legacy",
+                                         "Rotated",       "Lamp",
+                                         "Brick",         "Brick.1",
+                                         "Brick.2",       "Brick.3",
+                                         "Brick.4",       "Brick.5",
+                                         "Brick.6",       "Brick.7",
+                                         "Brick.8",       "Brick.9",
+                                         "Tiles",         "Face",
+                                         "Logo"};
     std::vector<const aiNode *> stack{r.scene->mRootNode};
     std::size_t withMesh = 0;
     while (!stack.empty()) {
@@ -151,19 +165,20 @@ TEST(RbxGeometry, ShapesSizesAndMeshChildrenInThePartFrame) {
     const ImportResult r = ImportDemo();
     ASSERT_TRUE(r) << r.error;
     ExpectBounds(r.scene, "Block", {-2, -0.5f, -1}, {2, 0.5f, 1});
-    ExpectBounds(r.scene, "Ball", {-1.5f, -1.5f, -1.5f}, {1.5f, 1.5f, 1.5f});        // diameter min(3,4,5)
-    ExpectBounds(r.scene, "Cylinder", {-2, -1, -1}, {2, 1, 1});                      // along X, diameter min(2,3)
-    ExpectBounds(r.scene, "Truss", {-1, -5, -1}, {1, 5, 1});                         // a box of its size
-    ExpectBounds(r.scene, "SpecialSphere", {-1, -1, -1}, {1, 3, 1});                 // semi-axes (1,2,1) at (0,1,0)
-    ExpectBounds(r.scene, "SpecialHead", {-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}); // Y cylinder, d = min(2,1)
-    ExpectBounds(r.scene, "BlockMeshed", {0, -2, -0.5f}, {2, 2, 0.5f});              // (4,4,4)∘(0.5,1,0.25) + (1,0,0)
-    ExpectBounds(r.scene, "CylinderMeshed", {-1, -2, -1}, {1, 2, 1});                // Y cylinder, d = min(2,3)
-    ExpectBounds(r.scene, "MeshPart", {-1.5f, -1.5f, -1.5f}, {1.5f, 1.5f, 1.5f});    // placeholder box of its size
+    ExpectBounds(r.scene, "Ball", {-1.5f, -1.5f, -1.5f}, {1.5f, 1.5f, 1.5f});      // diameter min(3,4,5)
+    ExpectBounds(r.scene, "Cylinder", {-2, -1, -1}, {2, 1, 1});                    // along X, diameter min(2,3)
+    ExpectBounds(r.scene, "Truss", {-1, -5, -1}, {1, 5, 1});                       // a box of its size
+    ExpectBounds(r.scene, "SpecialSphere", {-1, -1, -1}, {1, 3, 1});               // semi-axes (1,2,1) at (0,1,0)
+    ExpectBounds(r.scene, "SpecialCylinder", {-1, -0.5f, -0.5f}, {1, 0.5f, 0.5f}); // X cylinder, d = min(1,1)
+    ExpectBounds(r.scene, "BlockMeshed", {0, -2, -0.5f}, {2, 2, 0.5f});            // (4,4,4)∘(0.5,1,0.25) + (1,0,0)
+    ExpectBounds(r.scene, "CylinderMeshed", {-1, -2, -1}, {1, 2, 1});              // Y cylinder, d = min(2,3)
+    ExpectBounds(r.scene, "MeshPart", {-1.5f, -1.5f, -1.5f}, {1.5f, 1.5f, 1.5f});  // 777's cone (2,1.5,2) → (3,3,3)
 
     // The shape names reach the mesh names; the wedge's slope faces the front (-Z) and up.
     EXPECT_STREQ(MeshOf(r.scene, "Wedge")->mName.C_Str(), "wedge 4x2x4");
     EXPECT_STREQ(MeshOf(r.scene, "PartCornerWedge")->mName.C_Str(), "cornerwedge 4x2x4");
-    EXPECT_STREQ(MeshOf(r.scene, "MeshPart")->mName.C_Str(), "placeholder 3x3x3");
+    EXPECT_EQ(NodeText(r.scene, "MeshPart", kRbxGeometry), "mesh");
+    EXPECT_EQ(MeshOf(r.scene, "MeshPart")->mNumFaces, 8u); // the cone of 777.mesh
     const aiMesh *wedge = MeshOf(r.scene, "Wedge");
     bool slope = false;
     for (unsigned i = 0; i < wedge->mNumVertices; ++i) {
@@ -217,7 +232,7 @@ TEST(RbxGeometry, LooksBecomeSharedNamedMaterials) {
     EXPECT_EQ(MaterialName(r.scene, MeshOf(r.scene, "Invisible")), "rbx_Plastic_A3A2A5_t1");
     EXPECT_EQ(MaterialName(r.scene, MeshOf(r.scene, "Metal")), "rbx_Metal_C8C8C8_r0.25");
     // The grey Plastic look is one material for every part that has it.
-    EXPECT_EQ(MeshOf(r.scene, "Truss")->mMaterialIndex, MeshOf(r.scene, "Union")->mMaterialIndex);
+    EXPECT_EQ(MeshOf(r.scene, "Truss")->mMaterialIndex, MeshOf(r.scene, "BlockMeshed")->mMaterialIndex);
 
     EXPECT_FLOAT_EQ(MaterialFloat(r.scene, "Glass", AI_MATKEY_OPACITY), 0.5f);
     EXPECT_FLOAT_EQ(MaterialFloat(r.scene, "Glass", AI_MATKEY_ROUGHNESS_FACTOR), 0.05f);
@@ -253,14 +268,14 @@ TEST(RbxGeometry, LooksBecomeSharedNamedMaterials) {
 }
 
 TEST(RbxGeometry, PlaceholdersNameTheirAssets) {
-    const ImportResult r = ImportDemo();
+    const ImportResult r = ImportDemo({}, false); // without the asset folder
     ASSERT_TRUE(r) << r.error;
     EXPECT_EQ(NodeText(r.scene, "MeshPart", kRbxGeometry), "placeholder");
     EXPECT_EQ(NodeText(r.scene, "MeshPart", kRbxUnresolved), "rbxassetid://777");
     EXPECT_EQ(NodeText(r.scene, "FileMeshed", kRbxGeometry), "placeholder");
     EXPECT_EQ(NodeText(r.scene, "FileMeshed", kRbxUnresolved), "rbxassetid://555");
     EXPECT_EQ(NodeText(r.scene, "Union", kRbxGeometry), "placeholder");
-    EXPECT_EQ(NodeText(r.scene, "Union", kRbxUnresolved), "<absent>"); // no AssetId in the file
+    EXPECT_EQ(NodeText(r.scene, "Union", kRbxUnresolved), "rbxassetid://3001"); // nothing else in the file
     EXPECT_EQ(NodeText(r.scene, "Block", kRbxGeometry), "<absent>");
     bool warned = false;
     for (const std::string &line : r.log) warned = warned || line.find("3 MeshPart(s)") != std::string::npos;
@@ -303,9 +318,11 @@ TEST(RbxGeometry, DecalsAndTexturesLieOnTheirFacesWithTheirImages) {
     EXPECT_FLOAT_EQ(maxU - minU, 12.0f);
     EXPECT_FLOAT_EQ(maxV - minV, 8.0f);
 
-    // "Logo" names an image that is not in the folder: no quad, the URI on the node.
-    EXPECT_EQ(Node(r.scene, "Logo")->mNumMeshes, 0u);
-    EXPECT_EQ(NodeText(r.scene, "Logo", kRbxUnresolved), "rbxasset://textures/SpawnLocation.png");
+    // "Logo" names a Studio content image, found in the Studio layout (rbx-assets/content/textures/).
+    const aiMesh *logo = MeshOf(r.scene, "Logo");
+    ASSERT_NE(logo, nullptr);
+    EXPECT_EQ(logo->mNumVertices, 4u);
+    EXPECT_EQ(NodeText(r.scene, "Logo", kRbxUnresolved), "<absent>");
 }
 
 TEST(RbxGeometry, WithoutAnAssetFolderDecalsStayOut) {
@@ -405,13 +422,13 @@ TEST(RbxGeometry, ScopeAllAndSkipInvisible) {
     const ImportResult all =
         ImportDemo([](Assimp::Importer &i) { i.SetPropertyString(GAMEFMT_RBX_GEOMETRY_SCOPE, "all"); });
     ASSERT_TRUE(all) << all.error;
-    EXPECT_EQ(all.scene->mNumMeshes, 27u); // Stored and Stray share one new grey 4×1×2 brick
+    EXPECT_EQ(all.scene->mNumMeshes, 28u); // Stored and Stray share one new grey 4×1×2 brick
     EXPECT_EQ(MeshIndex(all.scene, "Stored"), MeshIndex(all.scene, "Stray"));
 
     const ImportResult skip =
         ImportDemo([](Assimp::Importer &i) { i.SetPropertyBool(GAMEFMT_RBX_SKIP_INVISIBLE, true); });
     ASSERT_TRUE(skip) << skip.error;
-    EXPECT_EQ(skip.scene->mNumMeshes, 25u);
+    EXPECT_EQ(skip.scene->mNumMeshes, 26u);
     EXPECT_EQ(Node(skip.scene, "Invisible")->mNumMeshes, 0u);
 
     const ImportResult bad =
@@ -422,6 +439,24 @@ TEST(RbxGeometry, ScopeAllAndSkipInvisible) {
     const ImportResult coarse = ImportDemo([](Assimp::Importer &i) { i.SetPropertyInteger(GAMEFMT_RBX_SEGMENTS, 8); });
     ASSERT_TRUE(coarse) << coarse.error;
     EXPECT_EQ(MeshOf(coarse.scene, "Cylinder")->mNumFaces, 8u * 4); // 8 side quads + two 8-triangle caps
+}
+
+// SpecialMesh MeshType Head (0) has no geometry we know exactly: it is drawn as the nearest simple shape, a Y cylinder
+// of diameter min(X, Z) (roblox-model.md §5.1), and one warning says so.
+TEST(RbxGeometry, HeadSpecialMeshIsAnApproximatedCylinder) {
+    rbx::Document doc;
+    const auto part = doc.addInstance("Part", "Head", rbx::kNoInstance);
+    rbx::AddProperty(doc, part, "size", rbx::Type::Vector3, rbx::Vector3{2, 1, 1});
+    rbx::AddProperty(doc, part, "CFrame", rbx::Type::CFrame, rbx::CFrame{});
+    const auto mesh = doc.addInstance("SpecialMesh", "Mesh", part);
+    rbx::AddProperty(doc, mesh, "MeshType", rbx::Type::Enum, rbx::EnumValue{0});
+    const ImportResult r = ImportMemory(rbx::WriteBinary(doc), "rbxm");
+    ASSERT_TRUE(r) << r.error;
+    ExpectBounds(r.scene, "Head", {-0.5f, -0.5f, -0.5f}, {0.5f, 0.5f, 0.5f}); // Y cylinder, d = min(2,1)
+    bool warned = false;
+    for (const std::string &line : r.log)
+        warned = warned || line.find("1 SpecialMesh(es) of type Head") != std::string::npos;
+    EXPECT_TRUE(warned);
 }
 
 TEST(RbxGeometry, ModelsDrawEveryPart) {

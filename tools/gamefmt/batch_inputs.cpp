@@ -120,8 +120,8 @@ bool GlobMatch(std::string_view pattern, std::string_view path) {
     const std::string p = Generic(std::string(pattern)), s = Generic(std::string(path));
     if (p.find('/') == std::string::npos) {
         const std::size_t slash = s.rfind('/');
-        return MatchTokens(Tokenize(p), slash == std::string::npos ? std::string_view(s)
-                                                                   : std::string_view(s).substr(slash + 1));
+        return MatchTokens(Tokenize(p),
+                           slash == std::string::npos ? std::string_view(s) : std::string_view(s).substr(slash + 1));
     }
     return MatchTokens(Tokenize(p), s);
 }

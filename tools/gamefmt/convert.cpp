@@ -9,6 +9,7 @@
 #include "log.hpp"
 #include "manifest.hpp"
 #include "options.hpp"
+#include "scene_stats.hpp"
 #include "staged_io.hpp"
 #include "verbs.hpp"
 
@@ -16,10 +17,12 @@
 #include "common/utf8_path.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "gamefmt/roblox_model.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
+#include <assimp/scene.h>
 
 #include <algorithm>
 #include <atomic>
@@ -100,9 +103,34 @@ bool AllExist(const std::vector<std::string> &paths) {
     return !paths.empty();
 }
 
-// Converts one file through `io` (staged); returns "" or the reason it failed.
+// What a scene holds, for the status line: "12 meshes (3480 faces), 9 materials, 2 textures, 1 animation, 15 bones,
+// 36 drawn instances" (bones when skinned; for Roblox models and places, the instances whose node shows a mesh:
+// parts, terrain, decals).
+std::string Summary(const aiScene &scene) {
+    const auto count = [](std::uint64_t n, const char *one, const char *many) {
+        return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::uint64_t faces = 0, bones = 0, parts = 0;
+    for (unsigned i = 0; i < scene.mNumMeshes; ++i) {
+        faces += scene.mMeshes[i]->mNumFaces;
+        bones += scene.mMeshes[i]->mNumBones;
+    }
+    std::string text = count(scene.mNumMeshes, "mesh", "meshes") + " (" + count(faces, "face", "faces") + "), " +
+                       count(scene.mNumMaterials, "material", "materials") + ", " +
+                       count(scene.mNumTextures, "texture", "textures") + ", " +
+                       count(scene.mNumAnimations, "animation", "animations");
+    if (bones > 0) text += ", " + count(bones, "bone", "bones");
+    if (gamefmt::IsRobloxModelScene(scene)) {
+        ForEachNode(scene, [&parts](const aiNode &node, std::uint64_t, std::int64_t, std::uint64_t,
+                                    const aiMatrix4x4 &) { parts += node.mNumMeshes > 0 ? 1 : 0; });
+        text += ", " + count(parts, "drawn instance", "drawn instances");
+    }
+    return text;
+}
+
+// Converts one file through `io` (staged); returns "" or the reason it failed; `summary` says what it held.
 std::string ConvertOne(Assimp::Importer &importer, Assimp::Exporter &exporter, StagedIOSystem &io,
-                       const std::string &in, const std::string &out, const Settings &settings) {
+                       const std::string &in, const std::string &out, const Settings &settings, std::string &summary) {
     const LoadResult loaded = LoadScene(importer, in, 0, settings.steps);
     if (loaded.scene == nullptr) {
         const std::string reason = OneLine(loaded.error);
@@ -110,6 +138,7 @@ std::string ConvertOne(Assimp::Importer &importer, Assimp::Exporter &exporter, S
     }
     Assimp::ExportProperties properties; // Export writes into it, so a fresh one per file
     ApplyExportProperties(*settings.properties, in, properties);
+    summary = Summary(*loaded.scene);
     std::string direct; // our Roblox model exporters are called without Exporter::Export's scene copy
     const bool handled = ExportWithoutCopy(exporter, *loaded.scene, settings.format->id, out, properties, direct, &io);
     const bool written = handled
@@ -171,6 +200,11 @@ private:
         entry.input = input.path;
         const std::string target = OutputFor(input, mSettings.outDir, mSettings.format->extension);
         std::string error;
+        std::error_code ec;
+        // A path that is not a file fails here, before anything is held for it (a list of a million paths of which
+        // most are gone costs no memory per path).
+        if (!fs::is_regular_file(PathFromUtf8(input.path), ec))
+            return record(entry, target, fs::exists(PathFromUtf8(input.path), ec) ? "not a file" : "no such file");
         const bool identify = mSettings.manifest != nullptr || mSettings.resume != nullptr;
         if (identify && !Identify(input.path, entry.size, entry.sha256, error)) return record(entry, target, error);
         const ManifestEntry *before = mSettings.resume != nullptr ? mSettings.resume->find(input.path) : nullptr;
@@ -182,7 +216,6 @@ private:
         if (!claim(target)) return record(entry, target, "another input of this run writes '" + target + "'");
         if (IsSameFile(input.path, target))
             return record(entry, target, "converting it would overwrite it; use -o DIR");
-        std::error_code ec;
         if (!mSettings.force && !oursBefore && fs::exists(PathFromUtf8(target), ec)) {
             entry.status = "skipped";
             entry.error = "'" + target + "' exists (use --force to overwrite)";
@@ -191,7 +224,8 @@ private:
         }
         const fs::path parent = PathFromUtf8(target).parent_path();
         if (!parent.empty()) fs::create_directories(parent, ec);
-        error = ConvertOne(importer, exporter, io, input.path, target, mSettings);
+        std::string summary;
+        error = ConvertOne(importer, exporter, io, input.path, target, mSettings, summary);
         if (error.empty()) {
             entry.outputs = io.outputs();
             error = io.commit();
@@ -204,16 +238,17 @@ private:
             std::lock_guard<std::mutex> lock(mMutex);
             PrintWarnings(mErr, input.path, warnings);
         }
-        record(entry, target, error);
+        record(entry, target, error, summary);
     }
 
     // Writes the manifest line and the status line of a converted or failed input.
-    void record(ManifestEntry &entry, const std::string &target, const std::string &error) {
+    void record(ManifestEntry &entry, const std::string &target, const std::string &error,
+                const std::string &summary = {}) {
         entry.status = error.empty() ? "ok" : "error";
         entry.error = error;
         if (!error.empty()) entry.outputs.clear();
         if (mSettings.manifest != nullptr) mSettings.manifest->write(entry);
-        finish(error.empty() ? Status::Ok : Status::Failed, entry.input, target, error);
+        finish(error.empty() ? Status::Ok : Status::Failed, entry.input, target, error.empty() ? summary : error);
     }
 
     // One output may come from one input only (a hash of its normalised absolute path per converted input).
@@ -232,7 +267,7 @@ private:
             '[' + std::to_string(finished()) + (mTotal > 0 ? '/' + std::to_string(mTotal) : "") + "] ";
         switch (status) {
         case Status::Ok:
-            mOut << k << "ok   " << in << " -> " << target << std::endl;
+            mOut << k << "ok   " << in << " -> " << target << (why.empty() ? "" : ": " + why) << std::endl;
             break;
         case Status::Failed:
             mFailedOnce = true;

@@ -14,16 +14,17 @@ namespace gamefmt::cli {
 struct ManifestEntry {
     std::string input;
     std::uint64_t size = 0;
-    std::string sha256;  // 64 lowercase hex digits
-    std::string status;  // "ok", "error" or "skipped" (the output existed: no --force)
-    std::string error;   // the reason, for "error" and "skipped"
+    std::string sha256; // 64 lowercase hex digits
+    std::string status; // "ok", "error" or "skipped" (the output existed: no --force)
+    std::string error;  // the reason, for "error" and "skipped"
     std::uint64_t warnings = 0;
     std::vector<std::string> outputs; // every file written (sidecars too), final names
     std::uint64_t ms = 0;             // wall-clock milliseconds for this input
 };
 
-// One line of JSON (no newline): {"input":…,"size":…,"sha256":…,"status":…,"error":…,"warnings":…,"outputs":[…],"ms":…}.
-// Bytes that are not UTF-8 become U+FFFD.
+// One line of JSON (no newline):
+// {"input":…,"size":…,"sha256":…,"status":…,"error":…,"warnings":…,"outputs":[…],"ms":…}. Bytes that are not UTF-8
+// become U+FFFD.
 std::string ManifestLine(const ManifestEntry &entry);
 // False for a line that is not such an object (a line cut short by a kill, a foreign line).
 bool ParseManifestLine(const std::string &line, ManifestEntry &entry);
