@@ -51,7 +51,8 @@ const fs::path &SmallFiles() {
         fs::create_directories(d);
         std::vector<gamefmt::fixtures::Fixture> small;
         for (gamefmt::fixtures::Fixture &f : gamefmt::fixtures::TestdataFixtures())
-            if (f.bytes.size() < 65536 && f.name.find('/') == std::string::npos && f.name.find('.') != std::string::npos)
+            if (f.bytes.size() < 65536 && f.name.find('/') == std::string::npos &&
+                f.name.find('.') != std::string::npos)
                 small.push_back(std::move(f));
         for (int i = 0; i < 10000; ++i) {
             const auto &f = small[static_cast<std::size_t>(i) % small.size()];
@@ -68,11 +69,10 @@ const fs::path &BigPlaces() {
         namespace fx = gamefmt::fixtures;
         const fs::path d = Root() / "big";
         fs::create_directories(d);
-        const std::pair<const char *, Bytes> places[] = {
-            {"big-terrain.rbxl", fx::BigTerrainPlace()},
-            {"hilly-terrain.rbxl", fx::HillyTerrainPlace()},
-            {"mixed.rbxl", fx::MixedPlace(fx::MixedOrder::RoundRobin)},
-            {"terrain.rbxl", fx::TerrainPlace()}};
+        const std::pair<const char *, Bytes> places[] = {{"big-terrain.rbxl", fx::BigTerrainPlace()},
+                                                         {"hilly-terrain.rbxl", fx::HillyTerrainPlace()},
+                                                         {"mixed.rbxl", fx::MixedPlace(fx::MixedOrder::RoundRobin)},
+                                                         {"terrain.rbxl", fx::TerrainPlace()}};
         for (int copy = 0; copy < 2; ++copy)
             for (const auto &[name, bytes] : places) Write(d / (std::to_string(copy) + "_" + name), bytes);
         return d;
@@ -100,8 +100,8 @@ void Convert(benchmark::State &state, const fs::path &in) {
     state.counters["files"] = static_cast<double>(files);
     state.counters["files_per_second"] =
         benchmark::Counter(static_cast<double>(files), benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["files_per_second_per_worker"] = benchmark::Counter(
-        static_cast<double>(files) / workers, benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["files_per_second_per_worker"] =
+        benchmark::Counter(static_cast<double>(files) / workers, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 void BM_BatchSmallFiles(benchmark::State &state) {

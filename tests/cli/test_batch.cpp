@@ -215,6 +215,24 @@ TEST(Batch, StagedFilesAppearOnlyWhenCommitted) {
     EXPECT_EQ(Tree(dir), (std::vector<std::string>{"scene.bin", "scene.gltf"}));
 }
 
+// Sidecar files are staged with their main file: a .gltf and its .bin appear together, and the manifest lists both.
+TEST(Batch, SidecarsAreStagedAndListed) {
+    const fs::path dir = ScratchDir("batch_sidecars");
+    const fs::path manifest = dir / "m.jsonl";
+    const CliResult run = Cli({"convert", Cube().string(), "-o", (dir / "out").string(), "-f", "gamefmt-gltf", "-q",
+                               "--manifest", manifest.string()});
+    ASSERT_EQ(run.code, cli::kExitOk) << run.err;
+    EXPECT_EQ(Tree(dir / "out"), (std::vector<std::string>{"cube.bin", "cube.gltf"}));
+    const std::vector<std::string> lines = Lines(manifest);
+    ASSERT_EQ(lines.size(), 1u);
+    cli::ManifestEntry e;
+    ASSERT_TRUE(cli::ParseManifestLine(lines[0], e));
+    std::vector<std::string> outputs = e.outputs;
+    std::sort(outputs.begin(), outputs.end());
+    EXPECT_EQ(outputs,
+              (std::vector<std::string>{(dir / "out" / "cube.bin").string(), (dir / "out" / "cube.gltf").string()}));
+}
+
 struct Line {
     std::string input, sha256, status, error;
     double size = -1, warnings = -1, ms = -1;
