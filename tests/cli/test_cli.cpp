@@ -1177,7 +1177,8 @@ TEST(Cli, ManPageAndCompletionCoverEveryVerbAndFlag) {
         EXPECT_TRUE(word(verb)) << verb;
     }
     for (const char *flag : {"--asset-dir", "--rbx-terrain-stride", "--rbx-terrain-error", "--rbx-terrain-threads",
-                             "--rbx-mesh-version", "--keep-units", "--sl-lod", "--rg-palette"}) {
+                             "--rbx-mesh-version", "--keep-units", "--sl-lod", "--rg-palette", "--from-list",
+                             "--include", "--exclude", "--force", "--manifest", "--resume", "--shard"}) {
         EXPECT_NE(man.out.find(roff(flag)), std::string::npos) << flag;
         EXPECT_TRUE(word(flag)) << flag;
     }
