@@ -325,14 +325,14 @@ TEST(Batch, ResumeConvertsWhatIsNotDone) {
     const CliResult resumed = Cli(args);
     ASSERT_EQ(resumed.code, cli::kExitOk) << resumed.err;
     EXPECT_EQ(LastLine(resumed.out), "2 passed, 0 failed, 1 already done") << resumed.out;
-    EXPECT_NE(resumed.out.find("skip " + (dir / "in/a.obj").string() + ": converted by an earlier run"),
+    EXPECT_NE(resumed.out.find("skip " + (dir / "in" / "a.obj").string() + ": converted by an earlier run"),
               std::string::npos)
         << resumed.out;
     const std::vector<Line> lines = Manifest(manifest);
     ASSERT_EQ(lines.size(), 5u);
-    EXPECT_EQ(lines[3].input, (dir / "in/b.obj").string());
-    EXPECT_EQ(lines[4].input, (dir / "in/c.obj").string());
-    EXPECT_EQ(lines[4].sha256, HexSha(dir / "in/c.obj")); // c's output was ours: replaced without --force
+    EXPECT_EQ(lines[3].input, (dir / "in" / "b.obj").string()); // as the arguments named them
+    EXPECT_EQ(lines[4].input, (dir / "in" / "c.obj").string());
+    EXPECT_EQ(lines[4].sha256, HexSha(dir / "in" / "c.obj")); // c's output was ours: replaced without --force
     EXPECT_EQ(Magic(out / "b.glb"), "glTF");
     // Everything done: nothing more to do.
     EXPECT_EQ(LastLine(Cli(args).out), "0 passed, 0 failed, 3 already done");
