@@ -285,6 +285,17 @@ TEST(Batch, ManifestSaysWhatHappenedToEachInput) {
     EXPECT_TRUE(lines[1].outputs.empty());
     EXPECT_EQ(lines[1].sha256, HexSha(broken));
 
+    // Warnings are counted whether they are shown or not (-q): the Redguard model without its palette and texture
+    // bank warns twice (no palette; TEXBSI.376 not found).
+    const fs::path rg = dir / "in/rg.3dc";
+    CopyIn(TestDataDir() / "rg-animated.3dc", rg);
+    const fs::path second = dir / "m2.jsonl";
+    ASSERT_EQ(Cli({"convert", rg.string(), "-o", (dir / "out").string(), "-q", "--manifest", second.string()}).code,
+              cli::kExitOk);
+    const std::vector<Line> warned = Manifest(second);
+    ASSERT_EQ(warned.size(), 1u);
+    EXPECT_EQ(warned[0].warnings, 2);
+
     // The same line through the codec: written, read back equal.
     cli::ManifestEntry e;
     e.input = "dir/é \"q\"\n.mesh";

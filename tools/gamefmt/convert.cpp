@@ -483,6 +483,7 @@ int RunConvert(const Args &args, std::ostream &out, std::ostream &err) {
 
     LogSession log(common, err);
     if (log.failed("convert", err)) return kExitUsage;
+    if (settings.manifest != nullptr) log.collectWarnings(); // counted in the manifest, with -q, -l and -v too
     const std::size_t workers = Workers(jobsWanted, stream.countKnown() ? stream.count() : 0, log, err);
     return RunBatch(stream, settings, workers, log, out, err);
 }
