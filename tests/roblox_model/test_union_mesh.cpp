@@ -403,7 +403,6 @@ TEST(RbxUnionMesh, TruncatedAndFlippedSamplesNeverCrash) {
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
-#include <array>
 #include <filesystem>
 
 namespace gamefmt {
@@ -630,8 +629,13 @@ TEST(RbxUnionScene, UnionsFromTheirCloudAssets) {
         return static_cast<float>(v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4));
     };
     // Diffuse: the colour as stored (sRGB); base colour: linearised (IEC 61966-2-1).
-    for (const auto &[node, rgb] : {std::make_pair(cloud, std::array<int, 3>{196, 40, 28}),
-                                    std::make_pair(cloud2, std::array<int, 3>{13, 105, 172})}) {
+    const struct {
+        const aiNode *node;
+        int rgb[3];
+    } looks[] = {{cloud, {196, 40, 28}}, {cloud2, {13, 105, 172}}};
+    for (const auto &look : looks) {
+        const aiNode *node = look.node;
+        const int *rgb = look.rgb;
         ASSERT_EQ(node->mNumMeshes, 1u);
         const aiMesh *m = r.scene->mMeshes[node->mMeshes[0]];
         EXPECT_EQ(m->mNumVertices, 4u);
