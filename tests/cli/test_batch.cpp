@@ -420,13 +420,22 @@ TEST(Batch, AKilledRunResumesAndConvertsEachFileOnce) {
     EXPECT_EQ(ReadBytes(out / "c.glb"), ReadBytes(dir / "fresh/c.glb"));
 }
 
-// --from-list - reads standard input (the real program: a pipe).
+#endif
+
+#if defined(GAMEFMT_HAVE_CLI)
+// --from-list - reads standard input (the real program, its standard input redirected from a file; on Windows
+// through cmd.exe, whose quoting wants the whole line in one more pair of quotes).
 TEST(Batch, ListFromStandardInput) {
     const fs::path dir = ScratchDir("batch_stdin");
     CopyIn(Cube(), dir / "in/p.obj");
-    Put(dir / "list.txt", (dir / "in/p.obj").string() + "\n");
+    Put(dir / "list.txt", (dir / "in/p.obj").string() + "\r\n");
+#ifdef _WIN32
+    const std::string command = "\"\"" + std::string(GAMEFMT_CLI_EXE) + "\" convert --from-list - -q -o \"" +
+                                (dir / "out").string() + "\" < \"" + (dir / "list.txt").string() + "\" > NUL 2>&1\"";
+#else
     const std::string command = std::string("'") + GAMEFMT_CLI_EXE + "' convert --from-list - -q -o '" +
                                 (dir / "out").string() + "' < '" + (dir / "list.txt").string() + "' >/dev/null 2>&1";
+#endif
     EXPECT_EQ(std::system(command.c_str()), 0);
     EXPECT_EQ(Magic(dir / "out/p.glb"), "glTF");
 }
