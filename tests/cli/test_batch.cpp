@@ -158,6 +158,33 @@ TEST(Batch, ListsAreReadLineByLine) {
     EXPECT_EQ(Cli({"convert", "--from-list", (dir / "nope.txt").string()}).code, cli::kExitBadInput);
 }
 
+// Lists made on Windows: UTF-8 with a byte order mark is read; UTF-16 (Windows PowerShell 5's `>`) is refused once,
+// with what to do, instead of one "no such file" per garbled line.
+TEST(Batch, ListsWithAByteOrderMark) {
+    const fs::path dir = ScratchDir("batch_list_bom");
+    CopyIn(Cube(), dir / "in/one.obj");
+    Put(dir / "utf8.txt", "\xEF\xBB\xBF" + (dir / "in/one.obj").string() + "\r\n");
+    const CliResult utf8 = Cli({"convert", "--from-list", (dir / "utf8.txt").string(), "-o", (dir / "out").string()});
+    EXPECT_EQ(utf8.code, cli::kExitOk) << utf8.err;
+    EXPECT_EQ(Tree(dir / "out"), (std::vector<std::string>{"one.glb"}));
+
+    std::string utf16 = "\xFF\xFE";
+    for (const char c : (dir / "in/one.obj").string() + "\r\n" + (dir / "in/one.obj").string() + "\r\n") {
+        utf16 += c;
+        utf16 += '\0';
+    }
+    Put(dir / "utf16.txt", utf16);
+    const CliResult refused =
+        Cli({"convert", "--from-list", (dir / "utf16.txt").string(), "-o", (dir / "out16").string(), "-k"});
+    EXPECT_EQ(refused.code, cli::kExitBadInput);
+    EXPECT_EQ(LastLine(refused.out), "0 passed, 1 failed") << refused.out;
+    EXPECT_NE(
+        refused.err.find("is UTF-16 text; write it as UTF-8, one path per line (PowerShell: Out-File -Encoding utf8)"),
+        std::string::npos)
+        << refused.err;
+    EXPECT_FALSE(fs::exists(dir / "out16/one.glb"));
+}
+
 TEST(Batch, OutputsAreNotOverwrittenWithoutForce) {
     const fs::path dir = ScratchDir("batch_force");
     CopyIn(Cube(), dir / "in/cube.obj");

@@ -268,6 +268,19 @@ std::optional<BatchInput> InputStream::next(std::string &problem) {
             mListDone = true;
             return std::nullopt;
         }
+        if (!mListStarted) {
+            mListStarted = true;
+            // Windows editors start UTF-8 text with a byte order mark; Windows PowerShell 5 writes `>` and Out-File
+            // as UTF-16, which is not a list of UTF-8 paths: say so once and read no further.
+            if (line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
+            if (line.compare(0, 2, "\xFF\xFE") == 0 || line.compare(0, 2, "\xFE\xFF") == 0) {
+                mListDone = true;
+                problem = "the list '" + mOptions.fromList +
+                          "' is UTF-16 text; write it as UTF-8, one path per line (PowerShell: "
+                          "Out-File -Encoding utf8)";
+                return std::nullopt;
+            }
+        }
         while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
         if (line.empty()) continue;
         if (std::optional<BatchInput> input = fromPath(line, problem)) {

@@ -67,6 +67,7 @@ private:
     std::mutex mMutex;
     std::size_t mNextArgument = 0;
     bool mListDone = false;
+    bool mListStarted = false; // its first line was read (a UTF-8 byte order mark is dropped there)
     std::istream *mList = nullptr;
     std::unique_ptr<std::istream> mOwnedList;
     // The directory being walked.
