@@ -1,6 +1,6 @@
 // `gamefmt convert` on whole archives (issue #29, docs/batch.md): directories walked with --include/--exclude,
-// --from-list, outputs that are never overwritten without --force and never half-written (a run killed with
-// SIGKILL in the middle of a file), the manifest and --resume (each file converted exactly once), --shard K/N.
+// --from-list, outputs that are never overwritten without --force and never half-written (a run killed in the
+// middle of a file), the manifest and --resume (each file converted exactly once), --shard K/N.
 #include "batch_inputs.hpp"
 #include "cli.hpp"
 #include "manifest.hpp"
@@ -22,6 +22,13 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#ifdef _WIN32
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#endif
 
 namespace gamefmt::test {
 namespace {
@@ -403,28 +410,54 @@ TEST(Batch, ShardsSplitTheInputsWithoutOverlap) {
     EXPECT_EQ(Cli({"convert", in, "--shard", "3/3"}).code, cli::kExitUsage);
 }
 
-#if defined(GAMEFMT_HAVE_CLI) && !defined(_WIN32)
-// A run killed with SIGKILL while it writes its third file leaves that file only under its .gamefmt-partial name;
-// --resume then converts exactly the three files not done, each once, and the outputs equal a fresh run's.
-TEST(Batch, AKilledRunResumesAndConvertsEachFileOnce) {
-    const fs::path dir = ScratchDir("batch_kill");
-    const fs::path out = dir / "out", manifest = dir / "m.jsonl";
-    std::vector<std::string> inputs;
-    std::string list;
-    for (const char *name : {"a", "b", "c", "d", "e"}) {
-        inputs.push_back((dir / "in" / (std::string(name) + ".obj")).string());
-        CopyIn(Cube(), inputs.back());
-        list += " '" + inputs.back() + "'";
-    }
-    const fs::path partial = out / ("c.glb" + std::string(".gamefmt-partial"));
+#if defined(GAMEFMT_HAVE_CLI)
+// Runs the real gamefmt with GAMEFMT_TEST_HOLD_OUTPUT=3 (it parks in its third staged file after the first write)
+// and kills it there without warning: SIGKILL from sh on Linux, TerminateProcess on Windows.
+void RunAndKillInThirdFile(const std::vector<std::string> &args, const fs::path &partial, const fs::path &dir) {
+#ifdef _WIN32
+    std::wstring line = L"\"" + fs::u8path(GAMEFMT_CLI_EXE).wstring() + L"\"";
+    for (const std::string &a : args) line += L" \"" + fs::u8path(a).wstring() + L"\"";
+    ASSERT_TRUE(SetEnvironmentVariableW(L"GAMEFMT_TEST_HOLD_OUTPUT", L"3"));
+    STARTUPINFOW startup{};
+    startup.cb = sizeof startup;
+    PROCESS_INFORMATION process{};
+    const BOOL started = CreateProcessW(nullptr, line.data(), nullptr, nullptr, FALSE, CREATE_NO_WINDOW, nullptr,
+                                        nullptr, &startup, &process);
+    SetEnvironmentVariableW(L"GAMEFMT_TEST_HOLD_OUTPUT", nullptr);
+    ASSERT_TRUE(started);
+    for (int i = 0; i < 600 && !fs::exists(partial); ++i) Sleep(50);
+    TerminateProcess(process.hProcess, 9);
+    WaitForSingleObject(process.hProcess, INFINITE);
+    CloseHandle(process.hThread);
+    CloseHandle(process.hProcess);
+    (void)dir;
+#else
     std::ofstream script(dir / "kill.sh");
-    script << "GAMEFMT_TEST_HOLD_OUTPUT=3 '" << GAMEFMT_CLI_EXE << "' convert -j 1 -q -o '" << out.string()
-           << "' --manifest '" << manifest.string() << "'" << list << " >/dev/null 2>&1 &\n"
-           << "pid=$!\ni=0\nwhile [ ! -e '" << partial.string()
+    script << "GAMEFMT_TEST_HOLD_OUTPUT=3 '" << GAMEFMT_CLI_EXE << "'";
+    for (const std::string &a : args) script << " '" << a << "'";
+    script << " >/dev/null 2>&1 &\npid=$!\ni=0\nwhile [ ! -e '" << partial.string()
            << "' ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done\n"
            << "{ kill -9 $pid; wait $pid; } 2>/dev/null\nexit 0\n";
     script.close();
     ASSERT_EQ(std::system(("sh '" + (dir / "kill.sh").string() + "'").c_str()), 0);
+#endif
+}
+
+// A run killed (SIGKILL; on Windows TerminateProcess) while it writes its third file leaves that file only under its
+// .gamefmt-partial name; --resume then converts exactly the three files not done, each once, and the outputs equal
+// a fresh run's.
+TEST(Batch, AKilledRunResumesAndConvertsEachFileOnce) {
+    const fs::path dir = ScratchDir("batch_kill");
+    const fs::path out = dir / "out", manifest = dir / "m.jsonl";
+    std::vector<std::string> inputs;
+    for (const char *name : {"a", "b", "c", "d", "e"}) {
+        inputs.push_back((dir / "in" / (std::string(name) + ".obj")).string());
+        CopyIn(Cube(), inputs.back());
+    }
+    const fs::path partial = out / ("c.glb" + std::string(".gamefmt-partial"));
+    std::vector<std::string> killed = {"convert", "-j", "1", "-q", "-o", out.string(), "--manifest", manifest.string()};
+    killed.insert(killed.end(), inputs.begin(), inputs.end());
+    RunAndKillInThirdFile(killed, partial, dir);
 
     EXPECT_EQ(Tree(out), (std::vector<std::string>{"a.glb", "b.glb", "c.glb.gamefmt-partial"}));
     EXPECT_EQ(Manifest(manifest).size(), 2u);
@@ -447,9 +480,6 @@ TEST(Batch, AKilledRunResumesAndConvertsEachFileOnce) {
     EXPECT_EQ(ReadBytes(out / "c.glb"), ReadBytes(dir / "fresh/c.glb"));
 }
 
-#endif
-
-#if defined(GAMEFMT_HAVE_CLI)
 // --from-list - reads standard input (the real program, its standard input redirected from a file; on Windows
 // through cmd.exe, whose quoting wants the whole line in one more pair of quotes).
 TEST(Batch, ListFromStandardInput) {
