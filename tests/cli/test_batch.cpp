@@ -384,6 +384,36 @@ TEST(Batch, ResumeConvertsWhatIsNotDone) {
     EXPECT_EQ(Cli({"convert", Cube().string(), "--resume"}).code, cli::kExitUsage); // --resume needs --manifest
 }
 
+// A manifest whose last line was cut (a run killed while writing it, a power cut): the next run starts on a new line,
+// so the cut line is the only one lost and what the next run converts is remembered.
+TEST(Batch, ResumeAfterACutManifestLine) {
+    const fs::path dir = ScratchDir("batch_resume_cut");
+    const fs::path manifest = dir / "m.jsonl", out = dir / "out";
+    std::vector<std::string> args = {"convert", "-o", out.string(), "-j", "1", "-q", "--manifest", manifest.string()};
+    for (const char *name : {"a", "b"}) {
+        CopyIn(Cube(), dir / "in" / (std::string(name) + ".obj"));
+        args.push_back((dir / "in" / (std::string(name) + ".obj")).string());
+    }
+    args.push_back("--resume");
+    ASSERT_EQ(Cli(args).code, cli::kExitOk);
+    const std::vector<std::string> written = Lines(manifest);
+    ASSERT_EQ(written.size(), 2u);
+    Put(manifest, written[0] + "\n" + written[1].substr(0, written[1].size() / 2)); // b's line cut, no newline
+    fs::remove(out / "b.glb");
+
+    const CliResult resumed = Cli(args);
+    ASSERT_EQ(resumed.code, cli::kExitOk) << resumed.err;
+    EXPECT_EQ(LastLine(resumed.out), "1 passed, 0 failed, 1 already done") << resumed.out;
+    EXPECT_NE(resumed.err.find("1 line(s)"), std::string::npos) << resumed.err;
+    const std::vector<std::string> after = Lines(manifest);
+    ASSERT_EQ(after.size(), 3u);
+    EXPECT_EQ(after[1], written[1].substr(0, written[1].size() / 2));
+    cli::ManifestEntry b;
+    ASSERT_TRUE(cli::ParseManifestLine(after[2], b));
+    EXPECT_EQ(b.input, (dir / "in" / "b.obj").string());
+    EXPECT_EQ(LastLine(Cli(args).out), "0 passed, 0 failed, 2 already done");
+}
+
 TEST(Batch, ShardsSplitTheInputsWithoutOverlap) {
     const fs::path dir = ScratchDir("batch_shard");
     std::vector<std::string> names;

@@ -41,11 +41,22 @@ bool ParseManifestLine(const std::string &line, ManifestEntry &entry) {
 }
 
 bool ManifestWriter::open(const std::string &path, std::string &error) {
+    // A last line cut by a killed run has no newline: start on a new line so the cut one does not swallow ours.
+    bool endsInsideALine = false;
+    {
+        std::ifstream in(PathFromUtf8(path), std::ios::binary | std::ios::ate);
+        if (in && in.tellg() > 0) {
+            in.seekg(-1, std::ios::end);
+            char last = '\n';
+            endsInsideALine = in.get(last) && last != '\n';
+        }
+    }
     mOut.open(PathFromUtf8(path), std::ios::binary | std::ios::app);
     if (!mOut) {
         error = "cannot open the manifest '" + path + "' for appending";
         return false;
     }
+    if (endsInsideALine) mOut << '\n';
     return true;
 }
 
