@@ -8,7 +8,9 @@
 #include <draco/compression/expert_encode.h>
 #include <draco/mesh/mesh.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -38,6 +40,25 @@ void AddAttribute(draco::Mesh &mesh, draco::GeometryAttribute::Type type, draco:
 std::vector<std::uint8_t> EncodeCoremeshDraco(const std::vector<Vertex> &vertices, const std::vector<Face> &faces) {
     if (vertices.size() > 0x7FFFFFFFu || faces.size() > 0x7FFFFFFFu)
         throw FormatError(kFormatName, "mesh too large for a COREMESH v2 (Draco) chunk");
+
+    // The normal is the one quantised attribute: Draco takes its range from the values and crashes on a NaN, an
+    // infinity or a range that overflows (max - min = inf). Positions and UVs are stored bit for bit.
+    float low[3] = {0, 0, 0}, high[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const float n[3] = {vertices[i].nx, vertices[i].ny, vertices[i].nz};
+        for (int k = 0; k < 3; ++k) {
+            if (!std::isfinite(n[k]))
+                throw FormatError(kFormatName, "vertex " + std::to_string(i) +
+                                                   " has a normal that is not a finite number; a 7.00 (Draco) "
+                                                   "mesh cannot hold it (write 6.00, or fix the normals)");
+            low[k] = i == 0 ? n[k] : std::min(low[k], n[k]);
+            high[k] = i == 0 ? n[k] : std::max(high[k], n[k]);
+        }
+    }
+    for (int k = 0; k < 3; ++k)
+        if (!std::isfinite(high[k] - low[k]))
+            throw FormatError(kFormatName, "the normals span a range too large to quantise for a 7.00 (Draco) mesh "
+                                           "(write 6.00, or fix the normals)");
 
     draco::Mesh mesh;
     mesh.set_num_points(static_cast<std::uint32_t>(vertices.size()));

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -606,6 +607,41 @@ TEST(RobloxMeshWriter, DracoKeepsDuplicatePointsAndDegenerateFaces) {
     const RobloxMesh back = Read(WriteRobloxMesh(m));
     EXPECT_EQ(back.coremeshVersion, 2u);
     ExpectSameContent(m, back, 1e-3f);
+}
+
+// The normal is Draco's one quantised attribute: values it cannot quantise are refused with the vertex, not handed
+// to Draco (which crashed on them: a fuzz finding); positions and UVs are kept bit for bit, NaN included.
+TEST(RobloxMeshWriter, DracoRefusesNormalsItCannotQuantise) {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    for (const float bad : {nan, inf, -inf}) {
+        RobloxMesh m = Triangle("7.00");
+        m.vertices[1].ny = bad;
+        try {
+            WriteRobloxMesh(m);
+            ADD_FAILURE() << "accepted a normal of " << bad;
+        } catch (const gamefmt::FormatError &e) {
+            EXPECT_NE(std::string(e.what()).find("vertex 1 has a normal that is not a finite number"),
+                      std::string::npos)
+                << e.what();
+        }
+        m.version = "6.00"; // stored as floats: written as they are
+        EXPECT_NO_THROW(WriteRobloxMesh(m));
+    }
+    RobloxMesh wide = Triangle("7.00");
+    wide.vertices[0].nx = 3e38f;
+    wide.vertices[2].nx = -3e38f;
+    EXPECT_THROW(WriteRobloxMesh(wide), gamefmt::FormatError);
+    wide.vertices[2].nx = 0; // 3e38 alone is a finite range: quantised, not refused
+    EXPECT_NO_THROW(WriteRobloxMesh(wide));
+
+    RobloxMesh odd = Triangle("7.00");
+    odd.vertices[0].py = nan;
+    odd.vertices[2].u = -inf;
+    const RobloxMesh back = Read(WriteRobloxMesh(odd));
+    ASSERT_EQ(back.vertices.size(), 3u);
+    EXPECT_TRUE(std::isnan(back.vertices[0].py));
+    EXPECT_EQ(back.vertices[2].u, -inf);
+    EXPECT_EQ(back.vertices[1].px, odd.vertices[1].px);
 }
 
 // ---------------------------------------------------------------- corpus
