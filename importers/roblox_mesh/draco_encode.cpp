@@ -48,9 +48,10 @@ std::vector<std::uint8_t> EncodeCoremeshDraco(const std::vector<Vertex> &vertice
         const float n[3] = {vertices[i].nx, vertices[i].ny, vertices[i].nz};
         for (int k = 0; k < 3; ++k) {
             if (!std::isfinite(n[k]))
-                throw FormatError(kFormatName, "vertex " + std::to_string(i) +
-                                                   " has a normal that is not a finite number; a 7.00 (Draco) "
-                                                   "mesh cannot hold it (write 6.00, or fix the normals)");
+                throw FormatError(kFormatName,
+                                  "vertex " + std::to_string(i) +
+                                      " has a normal that is not a finite number; a 7.00 (Draco) "
+                                      "mesh cannot hold it (write it without Draco: --no-draco; or fix the normals)");
             low[k] = i == 0 ? n[k] : std::min(low[k], n[k]);
             high[k] = i == 0 ? n[k] : std::max(high[k], n[k]);
         }
@@ -58,7 +59,7 @@ std::vector<std::uint8_t> EncodeCoremeshDraco(const std::vector<Vertex> &vertice
     for (int k = 0; k < 3; ++k)
         if (!std::isfinite(high[k] - low[k]))
             throw FormatError(kFormatName, "the normals span a range too large to quantise for a 7.00 (Draco) mesh "
-                                           "(write 6.00, or fix the normals)");
+                                           "(write it without Draco: --no-draco; or fix the normals)");
 
     draco::Mesh mesh;
     mesh.set_num_points(static_cast<std::uint32_t>(vertices.size()));
