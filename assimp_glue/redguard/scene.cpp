@@ -515,9 +515,11 @@ private:
         const int raw = static_cast<int>(face.texture);
         const int texHi = face.texHi;
         material->AddProperty(&raw, 1, rgkeys::kMatTexRaw, 0, 0);
-        material->AddProperty(&texHi, 1, rgkeys::kMatTexHi, 0, 0);
         material->AddProperty(&info.width, 1, rgkeys::kMatTexW, 0, 0);
+        // "$rg.tex_h" before "$rg.tex_hi": Assimp 6 finds a key by prefix, so the shorter one must come first
+        // (docs/formats/assimp-integration.md; tests/cross_format/test_material_keys.cpp).
         material->AddProperty(&info.height, 1, rgkeys::kMatTexH, 0, 0);
+        material->AddProperty(&texHi, 1, rgkeys::kMatTexHi, 0, 0);
         if (textureIndex >= 0) {
             const aiString path = ToAiString("*" + std::to_string(textureIndex));
             const int wrap = aiTextureMapMode_Wrap;

@@ -549,7 +549,7 @@ std::unique_ptr<aiMaterial> GeometryBuilder::lookMaterial(const std::string &nam
         m->AddProperty(&emissive, 1, AI_MATKEY_COLOR_EMISSIVE);
     }
     const int materialValue = static_cast<int>(look.material);
-    m->AddProperty(&materialValue, 1, "$rbx.material", 0, 0);
+    m->AddProperty(&materialValue, 1, "$rbx.material", 0, 0); // before "$rbx.materialName": Assimp 6's prefix lookup
     const aiString materialName(MaterialWord(look.material));
     m->AddProperty(&materialName, "$rbx.materialName", 0, 0);
     return m;

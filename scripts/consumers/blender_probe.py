@@ -3,9 +3,10 @@
 # user would see: objects per type, vertices, armature bones, shape keys, actions and their F-curves, custom
 # properties, and the dimensions of named objects; given NAME@FRAME arguments after the file, the world position of
 # object NAME at FRAME (after frame_set: animations applied); an argument anim=NAME first plays the glTF animation NAME
-# (Blender 3.4 imports it as one action per object, "<NAME>_<object>", and stashes all but one in muted NLA tracks);
-# an argument vertices:OBJECT@FRAME gives the world positions of that mesh object's vertices at FRAME, deformed
-# (armature and shape keys applied).
+# (Blender 3.4 imports it as one action per object, "<NAME>_<object>", and stashes all but one in muted NLA tracks;
+# 4.4 and later as one action with a slot per object: "actions" lists both kinds as "<NAME>_<object>"); an argument
+# vertices:OBJECT@FRAME gives the world positions of that mesh object's vertices at FRAME, deformed (armature and
+# shape keys applied).
 # Used by scripts/check-consumers.
 import json
 import sys
@@ -41,21 +42,50 @@ for o in bpy.data.objects:
     if "rbx.ClassName" in o.keys():
         out["custom"][o.name] = {k: (list(o[k]) if hasattr(o[k], "__len__") and not isinstance(o[k], str) else o[k])
                                  for k in o.keys() if k.startswith("rbx.")}
-for a in bpy.data.actions:
-    out["actions"].append({"name": a.name, "curves": sorted(f.data_path for f in a.fcurves),
-                           "keys": [len(f.keyframe_points) for f in a.fcurves],
-                           "values": [[round(p.co[1], 5) for p in f.keyframe_points] for f in a.fcurves]})
+
+
+def channel_sets():
+    """(name, F-curves) per animated thing, named as Blender 3.4 names its per-object actions, "<animation>_<object>":
+    up to Blender 4.3 an action holds F-curves; from 4.4 (slotted actions; 5.0 dropped Action.fcurves) the glTF
+    importer makes one action per glTF animation with a slot per object, whose F-curves are in channel bags."""
+    for a in bpy.data.actions:
+        if not getattr(a, "is_action_layered", False):
+            yield a.name, list(a.fcurves)
+            continue
+        for layer in a.layers:
+            for strip in layer.strips:
+                for bag in strip.channelbags:
+                    yield a.name + "_" + bag.slot.name_display, list(bag.fcurves)
+
+
+def play(name):
+    """Makes glTF animation `name` the one every object plays, its other animations muted."""
+    for o in bpy.data.objects:
+        legacy = bpy.data.actions.get(name + "_" + o.name)  # Blender 3.4: one action per object
+        layered = bpy.data.actions.get(name)
+        slot = None
+        if layered is not None and getattr(layered, "is_action_layered", False):
+            slot = next((s for s in layered.slots if s.identifier == "OB" + o.name), None)
+        if legacy is None and slot is None and o.animation_data is None:
+            continue
+        o.animation_data_create()
+        o.animation_data.action = legacy if legacy is not None else (layered if slot is not None else None)
+        if slot is not None:
+            o.animation_data.action_slot = slot
+        for track in o.animation_data.nla_tracks:
+            track.mute = True
+
+
+for name, curves in channel_sets():
+    out["actions"].append({"name": name, "curves": sorted(f.data_path for f in curves),
+                           "keys": [len(f.keyframe_points) for f in curves],
+                           "values": [[round(p.co[1], 5) for p in f.keyframe_points] for f in curves]})
 out["fps"] = bpy.context.scene.render.fps
+out["blender"] = bpy.app.version_string
 out["positions"] = {}
 for spec in args[1:]:
     if spec.startswith("anim="):
-        for o in bpy.data.objects:
-            action = bpy.data.actions.get(spec[5:] + "_" + o.name)
-            if action is not None or o.animation_data is not None:
-                o.animation_data_create()
-                o.animation_data.action = action
-                for track in o.animation_data.nla_tracks:
-                    track.mute = True
+        play(spec[5:])
         continue
     name, frame = spec.rsplit("@", 1)
     bpy.context.scene.frame_set(int(frame))

@@ -57,12 +57,12 @@ bool Writes(const char *mode) {
 } // namespace
 
 Assimp::IOStream *StagedIOSystem::Open(const char *file, const char *mode) {
-    if (file == nullptr || !Writes(mode)) return DefaultIOSystem::Open(file, mode);
+    if (file == nullptr || !Writes(mode)) return mDisk.Open(file, mode);
     const std::string target = file;
     std::string temporary = target + kPartialSuffix;
     bool known = false;
     for (const auto &[tmp, final] : mStaged) known = known || final == target;
-    Assimp::IOStream *stream = DefaultIOSystem::Open(temporary.c_str(), mode);
+    Assimp::IOStream *stream = mDisk.Open(temporary.c_str(), mode);
     if (stream == nullptr) return nullptr;
     if (!known) mStaged.emplace_back(std::move(temporary), target);
     if (HoldAt() > 0 && gStagedCount.fetch_add(1) + 1 == HoldAt()) return new HoldingStream(stream);

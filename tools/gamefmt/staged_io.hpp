@@ -5,6 +5,7 @@
 #pragma once
 
 #include <assimp/DefaultIOSystem.h>
+#include <assimp/IOSystem.hpp>
 
 #include <string>
 #include <utility>
@@ -15,9 +16,14 @@ namespace gamefmt::cli {
 // What a staged file is called until it is complete.
 inline constexpr const char *kPartialSuffix = ".gamefmt-partial";
 
-class StagedIOSystem : public Assimp::DefaultIOSystem {
+// By composition: it delegates to a DefaultIOSystem it holds (Assimp 6 made DefaultIOSystem `final`).
+class StagedIOSystem : public Assimp::IOSystem {
 public:
+    bool Exists(const char *file) const override { return mDisk.Exists(file); }
+    char getOsSeparator() const override { return mDisk.getOsSeparator(); }
     Assimp::IOStream *Open(const char *file, const char *mode = "rb") override;
+    void Close(Assimp::IOStream *stream) override { mDisk.Close(stream); }
+    bool ComparePaths(const char *one, const char *second) const override { return mDisk.ComparePaths(one, second); }
 
     // Renames every staged file to its final name, in the order they were opened (replacing what is there).
     // "" on success, else what failed (the files not yet renamed are removed).
@@ -28,6 +34,7 @@ public:
     std::vector<std::string> outputs() const;
 
 private:
+    Assimp::DefaultIOSystem mDisk;
     std::vector<std::pair<std::string, std::string>> mStaged; // (temporary, final)
 };
 
