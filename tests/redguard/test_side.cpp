@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,10 @@ std::uint32_t U32le(const Bytes &b, std::size_t at) {
     return static_cast<std::uint32_t>(b[at]) | static_cast<std::uint32_t>(b[at + 1]) << 8 |
            static_cast<std::uint32_t>(b[at + 2]) << 16 | static_cast<std::uint32_t>(b[at + 3]) << 24;
 }
+// Checked: a test that patches past the end fails loudly (and GCC 16 no longer sees a possible write out of bounds,
+// which it reported as -Wstringop-overflow).
 void SetU32le(Bytes &b, std::size_t at, std::uint32_t v) {
+    if (at > b.size() || b.size() - at < 4) throw std::out_of_range("SetU32le past the end of the test bytes");
     for (int i = 0; i < 4; ++i) b[at + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
