@@ -26,7 +26,12 @@ if bpy.ops.import_scene.gltf(filepath=path) != {"FINISHED"}:
     raise SystemExit("the glTF importer did not finish")
 out = {"objects": {}, "vertices": 0, "bones": 0, "vertex_groups": 0, "weighted_vertices": 0, "shape_keys": [], "actions": [], "props": {}, "dimensions": {},
        "custom": {}}
+# Blender 4.x and later's glTF importer adds an icosphere (42 vertices) as the bones' display shape: not imported data.
+bone_shapes = {pb.custom_shape for o in bpy.data.objects if o.type == "ARMATURE" for pb in o.pose.bones
+               if pb.custom_shape is not None}
 for o in bpy.data.objects:
+    if o in bone_shapes:
+        continue
     out["objects"][o.type] = out["objects"].get(o.type, 0) + 1
     out["dimensions"][o.name] = [round(d, 5) for d in o.dimensions]
     if o.type == "MESH":
