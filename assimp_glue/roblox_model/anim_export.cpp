@@ -1,4 +1,4 @@
-// Animations back to Roblox (anim_export.hpp; ../shared/formats/roblox-animation.md §8).
+// Animations back to Roblox (anim_export.hpp; docs/formats/roblox-model.md §5.6 and §6).
 #include "assimp_glue/roblox_model/anim_export.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"

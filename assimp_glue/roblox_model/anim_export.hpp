@@ -1,4 +1,4 @@
-// Animations back to Roblox (../shared/formats/roblox-animation.md §8; docs/roblox-model.md "Animations back to
+// Animations back to Roblox (docs/formats/roblox-model.md §5.6 and §6; docs/roblox-model.md "Animations back to
 // Roblox"): every animation of a scene becomes a KeyframeSequence for a target rig, written as a .rbxm/.rbxmx whose
 // top level holds one KeyframeSequence per animation, for Studio's Animation Editor.
 #pragma once

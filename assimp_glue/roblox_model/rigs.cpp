@@ -1,4 +1,4 @@
-// Roblox rigs and animations in the aiScene (rigs.hpp; ../shared/formats/roblox-animation.md §7).
+// Roblox rigs and animations in the aiScene (rigs.hpp; docs/formats/roblox-model.md §5.6).
 #include "assimp_glue/roblox_model/rigs.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"

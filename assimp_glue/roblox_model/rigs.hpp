@@ -1,5 +1,5 @@
 // Roblox rigs and animations in the aiScene (docs/roblox-model.md "Rigs and animations";
-// ../shared/formats/roblox-animation.md §7): the node tree rebuilt along Motor6D joints (`<joint>:C0` static →
+// docs/formats/roblox-model.md §5.6): the node tree rebuilt along Motor6D joints (`<joint>:C0` static →
 // `<joint>:T` animated → the Part1 node) with welded parts riding along, Bones given a `<bone>:T` node, and one
 // aiAnimation per (KeyframeSequence, rig) whose tracks bind.
 #pragma once

@@ -1,4 +1,4 @@
-// Roblox rigs and animations (animation.hpp; ../shared/formats/roblox-animation.md §4-§6).
+// Roblox rigs and animations (animation.hpp; docs/formats/roblox-model.md §5.6).
 #include "importers/roblox_model/animation.hpp"
 
 #include "common/ascii.hpp"

@@ -1,4 +1,4 @@
-// Roblox rigs and animations (docs/formats/roblox-model.md §5.6; ../shared/formats/roblox-animation.md): Motor6D and
+// Roblox rigs and animations (docs/formats/roblox-model.md §5.6): Motor6D and
 // Bone joint trees, parts welded to them, KeyframeSequences read into per-joint tracks, which track binds to which
 // joint, the easing curves and the evaluation of a joint's Transform at a time. Plain math on the document model,
 // no Assimp: the glue (assimp_glue/roblox_model/rigs.cpp) turns it into nodes and aiAnimations.

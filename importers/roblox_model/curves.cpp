@@ -1,4 +1,4 @@
-// CurveAnimation (../shared/formats/roblox-animation.md §3.2): FloatCurve ValuesAndTimes version 1, and the curve
+// CurveAnimation (docs/formats/roblox-model.md §5.6): FloatCurve ValuesAndTimes version 1, and the curve
 // folders of a CurveAnimation read into the tracks of a Sequence (animation.hpp).
 #include "common/byte_reader.hpp"
 #include "common/error.hpp"

@@ -1,4 +1,4 @@
-// Finding rigs and reading KeyframeSequences (animation.hpp; ../shared/formats/roblox-animation.md §4, §4.3, §6).
+// Finding rigs and reading KeyframeSequences (animation.hpp; docs/formats/roblox-model.md §5.6).
 #include "importers/roblox_model/animation.hpp"
 
 #include <algorithm>

@@ -104,7 +104,7 @@
 #define GAMEFMT_RBX_ANIMATION_FPS "GAMEFMT_RBX_ANIMATION_FPS"
 
 // Export (bool, default false): the rbxm/rbxmx exporters write the scene's animations as KeyframeSequences (one
-// per animation, for Studio's Animation Editor) instead of the scene: ../shared/formats/roblox-animation.md §8,
+// per animation, for Studio's Animation Editor) instead of the scene: docs/formats/roblox-model.md §5.6,
 // docs/roblox-model.md "Animations back to Roblox". The export ids rbxanim / rbxanimx do the same.
 // CLI: --rbx-animation-only
 #define GAMEFMT_RBX_ANIMATION_ONLY "GAMEFMT_RBX_ANIMATION_ONLY"

@@ -1,5 +1,5 @@
 // libgamefmt_preload.so: gamefmt's formats in every Assimp program, unmodified (docs/use-with/assimp.md;
-// ../shared/formats/gltf-and-consumers.md §7). With LD_PRELOAD it interposes the constructors of
+// docs/formats/assimp-integration.md §2). With LD_PRELOAD it interposes the constructors of
 // Assimp::Importer and Assimp::Exporter (complete- and base-object symbols of libassimp.so.5), calls the real
 // ones and then registers gamefmt's importers / exporters (idempotent: programs that register too are fine).
 // This file must not include Assimp's headers: it defines functions under the constructors' mangled names.

@@ -1,4 +1,4 @@
-# An evaluator of Roblox rig animation written from ../shared/formats/roblox-animation.md alone (§5.2: world(Part1)
+# An evaluator of Roblox rig animation written from the joint math of docs/formats/roblox-model.md §5.6 alone (world(Part1)
 # = world(Part0) · C0 · T · C1⁻¹, welds world(Part1) = world(Part0) · C0 · C1⁻¹; T from the joint's own keys, Poses
 # with Weight ≠ 0, position lerp and rotation slerp, Linear easing only), reading the file through `gamefmt dump`
 # (text), not through gamefmt's scene. scripts/consumers/check.py compares Blender's positions with it.

@@ -1,5 +1,5 @@
 // gamefmt's glTF writer (assimp_glue/gltf/writer.hpp) on hand-built scenes, checked against the glTF 2.0
-// specification and ../shared/formats/gltf-and-consumers.md §5: skins (skinned meshes at the root without a
+// specification and docs/gltf.md: skins (skinned meshes at the root without a
 // transform, one JOINTS/WEIGHTS set per 4 influences, weights normalised the way the validator sums them,
 // inverse bind matrices that give the identity in the bind pose), morph targets (deltas, targetNames, equal
 // counts per primitive), node and weight animations, metadata as extras, units, determinism, and the way back

@@ -1,4 +1,4 @@
-// Roblox rigs and animations (../shared/formats/roblox-animation.md): the synthetic rig of §9.1 through a
+// Roblox rigs and animations (docs/formats/roblox-model.md §5.6): the synthetic rig of §9.1 through a
 // registered Importer, binary and XML, its parts' world positions at the table's times computed by an evaluator of
 // the scene's nodes and keys written here (glTF LINEAR semantics: lerp, slerp), the easing values of §9.2,
 // binding, hostile input, options, the lossless .rbxm/.rbxmx round trip with rigs present, and the corpus.
