@@ -8,10 +8,11 @@
 //    Empty bodies (only possible for kept unknown chunks) are always stored raw.
 //  * Referents: the document's referent strings are kept when every one is a unique decimal int32
 //    (other than -1, the null referent); otherwise all instances get 0..N-1 in depth-first pre-order.
-//  * A property that only some instances of a class carry (or whose values disagree on the type) is
-//    omitted for the whole class with a warning: inventing a value for the others is not allowed
-//    (§2.7), and omitting falls back to Roblox's default. CFrame and CFrameQuat values may share a
-//    column (written as CFrame unless every value is a CFrameQuat).
+//  * A property that only some instances of a class carry is written for all of them: the others get the class
+//    default (class_defaults.hpp), which is what Studio gives them when it reads a file without it (§2.7). Where
+//    the default is unknown (or of another type) the property is omitted for the whole class, with a warning
+//    that names the instances whose values are lost; so is one whose values disagree on the type. CFrame and
+//    CFrameQuat values may share a column (written as CFrame unless every value is a CFrameQuat).
 //  * Values of unknown type are not written from the instances: binary ones come back verbatim from
 //    Document::rawProperties, XML ones cannot be encoded (warning).
 //  * Unknown chunks are re-inserted at their original chunk index when it is still before END,
@@ -23,11 +24,13 @@
 #include "common/error.hpp"
 #include "importers/roblox_model/binary_columns.hpp"
 #include "importers/roblox_model/binary_primitives.hpp"
+#include "importers/roblox_model/class_defaults.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <string>
@@ -80,7 +83,9 @@ private:
     void collectColumns(const ClassInfo &info, std::vector<std::uint32_t> &slotName,
                         std::vector<std::vector<const Value *>> &columns) const;
     std::vector<PropEntry> chooseEntries(const ClassInfo &info, const std::vector<std::uint32_t> &slotName,
-                                         const std::vector<std::vector<const Value *>> &columns);
+                                         std::vector<std::vector<const Value *>> &columns);
+    bool fillDefaults(const ClassInfo &info, const std::string &property, Type type,
+                      std::vector<const Value *> &column);
     void writeRawProp(std::uint32_t classId, const RawProperty &raw);
     void writeProps(std::uint32_t classId, const ClassInfo &info);
     void writeParents();
@@ -95,6 +100,7 @@ private:
     std::vector<const RawChunk *> mUnknown; // sorted by position
     std::size_t mNextUnknown = 0;
     Bytes mBody;
+    std::deque<Value> mDefaults;                      // class defaults filled into columns (stable addresses)
     binary::ColumnEncoder mEncoder{mDoc, mReferents}; // after mDoc and mReferents
 };
 
@@ -274,26 +280,58 @@ void Writer::collectColumns(const ClassInfo &info, std::vector<std::uint32_t> &s
     }
 }
 
-// What gets written, sorted by serialized name: complete columns of one type, Name, and kept raw PROP
-// bodies; partial, mixed and unknown-typed columns are omitted with a warning.
+// Fills the missing values of a column with the class default; false (with a warning naming what is lost) when
+// there is none of that type.
+bool Writer::fillDefaults(const ClassInfo &info, const std::string &property, Type type,
+                          std::vector<const Value *> &column) {
+    std::optional<Value> def = ClassDefault(info.name, property, type);
+    if (def) {
+        mDefaults.push_back(std::move(*def));
+        for (const Value *&v : column)
+            if (!v) v = &mDefaults.back();
+        return true;
+    }
+    std::size_t missing = 0;
+    std::string kept;
+    constexpr std::size_t kNamed = 5;
+    std::size_t named = 0;
+    for (std::size_t k = 0; k < column.size(); ++k) {
+        if (!column[k]) {
+            ++missing;
+        } else if (named++ < kNamed) {
+            kept += (kept.empty() ? "" : ", ") + ("'" + mDoc.instances[info.members[k]].name + "'");
+        }
+    }
+    const std::size_t lost = column.size() - missing;
+    if (lost > kNamed) kept += ", ...";
+    warn("class " + info.name + ": property " + property + " (" + TypeName(type) + ") is missing on " +
+         std::to_string(missing) + " of " + std::to_string(column.size()) +
+         " instances and its class default is unknown; omitted for the whole class, so " + std::to_string(lost) +
+         (lost == 1 ? " instance loses its value: " : " instances lose their values: ") + kept);
+    return false;
+}
+
+// What gets written, sorted by serialized name: columns of one type (missing values filled with the class
+// default), Name, and kept raw PROP bodies; mixed and unknown-typed columns, and partial ones without a class
+// default, are omitted with a warning.
 std::vector<Writer::PropEntry> Writer::chooseEntries(const ClassInfo &info, const std::vector<std::uint32_t> &slotName,
-                                                     const std::vector<std::vector<const Value *>> &columns) {
+                                                     std::vector<std::vector<const Value *>> &columns) {
     // What gets written, sorted by serialized name: regular columns, Name, kept raw PROP bodies.
     std::vector<PropEntry> entries;
     static const std::string kName = "Name";
     entries.push_back({&kName, -1, nullptr, Type::String});
     for (std::size_t s = 0; s < columns.size(); ++s) {
         const std::string &pname = mDoc.names.str(slotName[s]);
-        const auto &col = columns[s];
-        const bool complete = std::all_of(col.begin(), col.end(), [](const Value *v) { return v != nullptr; });
-        if (!complete) {
-            warn("class " + info.name + ": property " + pname +
-                 " is missing on some instances; omitted for the whole class");
-            continue;
-        }
-        Type type = col[0]->type;
-        bool mixed = false, unknown = false;
+        auto &col = columns[s];
+        const auto firstPresent = std::find_if(col.begin(), col.end(), [](const Value *v) { return v != nullptr; });
+        if (firstPresent == col.end()) continue; // not possible: a slot exists because an instance has it
+        Type type = (*firstPresent)->type;
+        bool mixed = false, unknown = false, complete = true;
         for (const Value *v : col) {
+            if (!v) {
+                complete = false;
+                continue;
+            }
             if (v->type == Type::Unknown) unknown = true;
             if (v->type == type) continue;
             const bool cframes = (v->type == Type::CFrame || v->type == Type::CFrameQuat) &&
@@ -315,6 +353,7 @@ std::vector<Writer::PropEntry> Writer::chooseEntries(const ClassInfo &info, cons
             warn("class " + info.name + ": property " + pname + " has values of different types; omitted");
             continue;
         }
+        if (!complete && !fillDefaults(info, pname, type, col)) continue;
         entries.push_back({&pname, static_cast<std::int64_t>(s), nullptr, type});
     }
     for (const RawProperty &r : mDoc.rawProperties) {

@@ -16,7 +16,7 @@ enum class Compression : std::uint8_t { Lz4, Zstd, None };
 struct BinaryWriteOptions {
     Compression compression = Compression::Lz4; // GAMEFMT_RBX_EXPORT_COMPRESSION
     // When set, receives non-fatal problems (e.g. a property omitted because only some instances of
-    // its class carry it).
+    // its class carry it and its class default is unknown).
     std::vector<std::string> *warnings = nullptr;
 };
 
