@@ -25,6 +25,12 @@ FACE_BITS = {"Right": 1, "Top": 2, "Back": 4, "Left": 8, "Bottom": 16, "Front": 
 AXIS_BITS = {"X": 1, "Y": 2, "Z": 4}
 
 
+def plain(t):
+    """'4e+02' as '400': the shortest digits, written as Python writes the number ('400.0' without '.0')."""
+    r = repr(float(t))
+    return r[:-2] if r.endswith(".0") else r
+
+
 def f32(x):
     """The shortest text that reads back as the same float32."""
     v = struct.unpack("<f", struct.pack("<f", float(x)))[0]
@@ -33,7 +39,7 @@ def f32(x):
     for digits in range(1, 18):
         t = "%.*g" % (digits, v)
         if struct.unpack("<f", struct.pack("<f", float(t)))[0] == v:
-            return t
+            return plain(t)
     return repr(v)
 
 
@@ -43,7 +49,7 @@ def f64(x):
     for digits in range(1, 18):
         t = "%.*g" % (digits, v)
         if float(t) == v:
-            return t
+            return plain(t)
     return repr(v)
 
 
