@@ -15,6 +15,8 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -52,7 +54,13 @@ public:
             const aiNode *n = stack.back();
             stack.pop_back();
             mByName.emplace(n->mName.C_Str(), n);
-            mNodes.push_back(n);
+            // A `:T` node gamefmt made names its joint's referent (rbx.joint; kept in a glb's node extras, which
+            // Assimp's glTF importer reads back as node metadata).
+            std::string joint;
+            const std::string_view nodeName = n->mName.C_Str();
+            if (n->mMetaData != nullptr && nodeName.size() > 2 && nodeName.substr(nodeName.size() - 2) == ":T" &&
+                GetMetadataText(n->mMetaData, kRbxJoint, joint))
+                mByJoint.emplace(std::move(joint), n);
             for (unsigned i = n->mNumChildren; i-- > 0;) stack.push_back(n->mChildren[i]);
         }
         for (unsigned c = 0; c < anim.mNumChannels; ++c)
@@ -63,7 +71,11 @@ public:
         const auto it = mByName.find(name);
         return it == mByName.end() ? nullptr : it->second;
     }
-    const std::vector<const aiNode *> &nodes() const { return mNodes; }
+    // The `:T` node of the joint with this referent (the first one, should a scene hold two).
+    const aiNode *findJoint(const std::string &referent) const {
+        const auto it = mByJoint.find(referent);
+        return it == mByJoint.end() ? nullptr : it->second;
+    }
     bool animated(const aiNode *n) const { return mChannel.count(n) != 0; }
     // Key times (seconds) of a node's channel.
     void keyTimes(const aiNode *n, std::set<double> &out) const {
@@ -124,9 +136,8 @@ private:
     }
 
     double mUnit, mTps = 25;
-    std::unordered_map<std::string, const aiNode *> mByName;
+    std::unordered_map<std::string, const aiNode *> mByName, mByJoint;
     std::unordered_map<const aiNode *, const aiNodeAnim *> mChannel;
-    std::vector<const aiNode *> mNodes;
 };
 
 // How one joint's Transform is read from the scene.
@@ -146,22 +157,27 @@ std::vector<const aiNode *> PathTo(const aiNode *n) {
     return path;
 }
 
+// `name` is `base`, or `base` made unique by UniqueNames (`base.1`, `base.2`, ...).
+bool IsNameOrUniquified(std::string_view name, std::string_view base) {
+    if (name.substr(0, base.size()) != base) return false;
+    if (name.size() == base.size()) return true;
+    if (name.size() < base.size() + 2 || name[base.size()] != '.') return false;
+    return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(base.size()) + 1, name.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // Where joint j's Transform comes from in this animation, or nothing (not animated).
 JointSource FindJointSource(const rbx::Document &rig, const rbx::RigJoint &j, const SceneAt &s) {
     JointSource src;
     const std::string name = j.bone ? rig.instances[j.part1].name : rig.instances[j.instance].name;
-    const std::string referent = rbx::ReferentText(rig, j.instance);
-    src.tNode = s.find(name + ":T");
-    if (src.tNode == nullptr)
-        for (const aiNode *n : s.nodes()) {
-            std::string joint;
-            const std::string nodeName = n->mName.C_Str();
-            if (n->mMetaData != nullptr && GetMetadataText(n->mMetaData, kRbxJoint, joint) && joint == referent &&
-                nodeName.size() > 2 && nodeName.compare(nodeName.size() - 2, 2, ":T") == 0) {
-                src.tNode = n;
-                break;
-            }
-        }
+    // The node that names this very joint first: with two alike rigs (two R15 characters) the second rig's
+    // `RightShoulder:T` has a uniquified name (`RightShoulder:T.1`), and the plain name is the first rig's. A
+    // referent alone is not trusted (two files gamefmt wrote can share referents): the node's name must be the
+    // joint's, uniquified or not.
+    const std::string tName = name + ":T";
+    src.tNode = s.findJoint(rbx::ReferentText(rig, j.instance));
+    if (src.tNode != nullptr && !IsNameOrUniquified(src.tNode->mName.C_Str(), tName)) src.tNode = nullptr;
+    if (src.tNode == nullptr) src.tNode = s.find(tName);
     if (src.tNode != nullptr) {
         s.keyTimes(src.tNode, src.times);
         return src;

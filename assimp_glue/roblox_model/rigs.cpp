@@ -354,8 +354,8 @@ std::string InstancePath(const rbx::Document &doc, std::uint32_t i) {
     return out;
 }
 
-// The rigs a sequence drives (§4.3): every rig on which all its tracks bind; else the rig binding the most, if
-// at least half.
+// The rigs a sequence drives (§4.3): every rig on which all its tracks bind; else the rigs binding the most (all of
+// them when several bind as many: alike characters), if at least half.
 std::vector<std::pair<std::size_t, std::vector<std::int64_t>>>
 ChooseRigs(const rbx::Document &doc, const rbx::RigSet &set, const rbx::Sequence &seq) {
     std::vector<std::pair<std::size_t, std::vector<std::int64_t>>> all, best;
@@ -368,6 +368,8 @@ ChooseRigs(const rbx::Document &doc, const rbx::RigSet &set, const rbx::Sequence
         if (bound > bestCount) {
             bestCount = bound;
             best.assign(1, {r, bind});
+        } else if (bound == bestCount && bound > 0) {
+            best.emplace_back(r, bind); // rigs alike (two R15 characters): every one the sequence drives as well
         }
     }
     if (!all.empty()) return all;

@@ -29,6 +29,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -398,6 +399,36 @@ TEST(RbxAnimation, TwoRigsShareOneSequence) {
     EXPECT_TRUE(Near(WorldAt(*r.scene, a, "Lower", 1), 0, 8, -0.5));
     EXPECT_TRUE(Near(WorldAt(*r.scene, a2, "Lower.1", 1), 10, 8, -0.5));
     EXPECT_TRUE(Near(WorldAt(*r.scene, a, "Lower.1", 1), 10, 5, -4)); // the other rig stays at rest
+}
+
+// Issue #37 (4): two alike rigs (two R15 characters, say) and a sequence with a track neither has (a weapon
+// joint scripts make at run time): each rig binds as many tracks, so each gets the animation, not the first alone.
+TEST(RbxAnimation, AlikeRigsBothGetAPartlyBoundSequence) {
+    RigBuilder b;
+    AddArm(b, "Arm");
+    AddArm(b, "Arm2", 10);
+    const std::uint32_t seq = b.sequence("Grip", b.doc.addInstance("Folder", "Saves", kNoInstance));
+    const std::uint32_t base = b.pose("Base", b.keyframe(seq, 0), 0);
+    b.pose("Upper", base, 1, At(0, 1, 0));
+    b.pose("SwordAttach", base, 1);
+    const ImportResult r = ImportDoc(b.doc, false);
+    ASSERT_TRUE(r) << r.error;
+    ASSERT_EQ(r.scene->mNumAnimations, 2u);
+    const aiAnimation *a = AnimationNamed(*r.scene, "Grip@Arm"), *a2 = AnimationNamed(*r.scene, "Grip@Arm2");
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(a2, nullptr);
+    // Each moves its own rig's Upper up 1 stud (Shoulder's Transform), the other rig's stays where it is.
+    EXPECT_TRUE(Near(WorldAt(*r.scene, a, "Upper", 0), 0, 6, -2));
+    EXPECT_TRUE(Near(WorldAt(*r.scene, a2, "Upper.1", 0), 10, 6, -2));
+    EXPECT_TRUE(Near(WorldAt(*r.scene, a, "Upper.1", 0), 10, 5, -2));
+    for (const char *rig : {"Arm", "Arm2"}) {
+        const unsigned i = AnimationNamed(*r.scene, std::string("Grip@") + rig) == r.scene->mAnimations[0] ? 0 : 1;
+        std::string text;
+        ASSERT_TRUE(GetMetadataText(r.scene->mMetaData, "anim." + std::to_string(i) + ".rbx.rig", text));
+        EXPECT_EQ(text, rig);
+        ASSERT_TRUE(GetMetadataText(r.scene->mMetaData, "anim." + std::to_string(i) + ".rbx.unboundTracks", text));
+        EXPECT_EQ(text, "[\"Base/SwordAttach\"]");
+    }
 }
 
 TEST(RbxAnimation, SequencesBindingNowhereAreReportedAndEmptyOnesSkipped) {
@@ -815,15 +846,15 @@ Document ExportAnimations(const aiScene *scene, const char *id, const std::strin
 
 // Every track of `original`'s sequence named `name` has, in `back`'s, the same Transform at each of `times` (10⁻⁴).
 void ExpectSameTransforms(const Document &original, const Document &back, const std::string &name,
-                          const std::vector<double> &times) {
+                          const std::vector<double> &times, const std::string &backName = {}) {
     std::vector<std::string> warnings;
-    const auto find = [&](const Document &doc) {
+    const auto find = [&](const Document &doc, const std::string &wanted) {
         for (rbx::Sequence &s : rbx::ReadSequences(doc, warnings))
-            if (s.name == name) return s;
-        ADD_FAILURE() << "no sequence " << name;
+            if (s.name == wanted) return s;
+        ADD_FAILURE() << "no sequence " << wanted;
         return rbx::Sequence();
     };
-    const rbx::Sequence a = find(original), b = find(back);
+    const rbx::Sequence a = find(original, name), b = find(back, backName.empty() ? name : backName);
     ASSERT_FALSE(a.tracks.empty());
     for (const rbx::Track &ta : a.tracks) {
         const rbx::Track *tb = nullptr;
@@ -874,6 +905,35 @@ TEST(RbxAnimationExport, ThroughGlbAndStockAssimpWithARigFile) {
     ASSERT_NE(scene, nullptr) << importer.GetErrorString();
     ExpectSameTransforms(arm, ExportAnimations(scene, "rbxanim", PathToUtf8(dir / "arm.rbxm")), "Raise",
                          {0, 0.5, 1, 1.5, 2});
+}
+
+// Issue #37 (4): a sequence two alike rigs share goes rbxm -> glb -> Assimp's own glTF importer -> KeyframeSequences
+// with the file as the rig, one per rig. The second rig's joint nodes have uniquified names (`Shoulder:T.1`): the
+// export finds them by the joint referent their node metadata (the glb's node extras) keeps, not by name.
+TEST(RbxAnimationExport, AlikeRigsEachGetTheirSequenceThroughGlb) {
+    RigBuilder b;
+    AddArm(b, "Arm");
+    AddArm(b, "Arm2", 10);
+    AddRaise(b, b.doc.addInstance("Folder", "Saves", kNoInstance));
+    const std::filesystem::path dir = test::ScratchDir("rbx-anim-two-rigs");
+    test::WriteBytes(dir / "arms.rbxm", rbx::WriteBinary(b.doc));
+    const ImportResult r = test::ImportFile(dir / "arms.rbxm");
+    ASSERT_TRUE(r) << r.error;
+    ASSERT_EQ(r.scene->mNumAnimations, 2u);
+    const test::Exported glb = test::ExportScene(r.scene, "gamefmt-glb");
+    ASSERT_TRUE(glb.ok) << glb.error;
+    Assimp::Importer importer;
+    const aiScene *scene = importer.ReadFileFromMemory(glb.bytes.data(), glb.bytes.size(), 0, "glb");
+    ASSERT_NE(scene, nullptr) << importer.GetErrorString();
+    ASSERT_EQ(scene->mNumAnimations, 2u);
+    const Document back = ExportAnimations(scene, "rbxanim", PathToUtf8(dir / "arms.rbxm"));
+    ASSERT_EQ(back.roots.size(), 2u);
+    std::set<std::string> names;
+    for (std::uint32_t root : back.roots) names.insert(back.instances[root].name);
+    EXPECT_EQ(names, (std::set<std::string>{"Raise@Arm", "Raise@Arm2"}));
+    // Both carry Raise's Transforms: the second rig's joints were found, not skipped.
+    ExpectSameTransforms(b.doc, back, "Raise", {0, 0.5, 1, 1.5, 2}, "Raise@Arm");
+    ExpectSameTransforms(b.doc, back, "Raise", {0, 0.5, 1, 1.5, 2}, "Raise@Arm2");
 }
 
 // The synthetic rig animated the way Blender exports a scene it imported: part nodes side by side, world

@@ -1,14 +1,18 @@
 // Importing one file for a verb, and the shared one-line error format.
 #include "loading.hpp"
 
+#include "gltf_extras.hpp"
+
 #include "common/utf8_path.hpp"
 #include "gamefmt/metadata.hpp"
 
+#include <assimp/DefaultLogger.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 
 #include <filesystem>
 #include <ostream>
+#include <string>
 #include <system_error>
 
 namespace gamefmt::cli {
@@ -34,6 +38,11 @@ LoadResult LoadScene(Assimp::Importer &importer, const std::string &path, unsign
     // Assimp's glTF importer nests node extensions in metadata, on which Exporter::Export's scene copy aborts: the
     // scene is the importer's own (allocated non-const), flattened in place before any verb looks at it.
     FlattenNestedMetadata(*const_cast<aiScene *>(scene));
+    // ... and it drops the animations' extras, where a glb gamefmt wrote keeps each animation's rbx.loop,
+    // rbx.priority and the rest: read them from the file's JSON (gltf_extras.hpp).
+    std::string warning;
+    RestoreGltfAnimationExtrasFromFile(*const_cast<aiScene *>(scene), path, &warning);
+    if (!warning.empty()) Assimp::DefaultLogger::get()->warn(warning.c_str());
     result.scene = scene;
     return result;
 }
