@@ -4,6 +4,7 @@
 #include "assimp_glue/roblox_model/geometry.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/roblox_model/assets.hpp"
 #include "assimp_glue/roblox_model/mesh_assets.hpp"
 #include "assimp_glue/roblox_model/union_geometry.hpp"
 #include "common/bit_cast.hpp"
@@ -283,6 +284,7 @@ private:
     std::unique_ptr<aiMaterial> decalLook(const rbx::DecalInfo &decal, const rbx::Color3uint8 &tint,
                                           unsigned image) const;
     int embeddedImage(const std::string &uri);
+    const std::string *legacyContent(const std::string &uri);
     std::unique_ptr<aiMesh> scratchMesh(const std::string &name, unsigned material) const;
     // The only ways meshes, materials and textures join the scene: each returns the new element's index, which
     // is what the de-duplication tables store (common/find_or_make.hpp).
@@ -309,6 +311,8 @@ private:
     FlatFindOrMake<LookKey, LookKeyHash> mLookIndex;                     // part look → material
     std::map<std::string, unsigned> mDecalLookIndex;                     // image, tint, transparency → material
     std::map<std::string, int> mImageIndex;                              // URI → embedded texture, -1 when unresolved
+    std::map<std::string, const std::string *> mLegacyContent; // legacy <binary> URI → its bytes (legacyContent)
+    bool mLegacyIndexed = false;
     std::map<std::string, std::unique_ptr<RbxMeshTemplate>> mMeshAssets; // URI → LOD 0, null when not loadable
     std::map<std::string, unsigned> mMeshInstanceIndex;  // URI, placement and material → mesh (unskinned)
     std::map<std::string, unsigned> mMeshLookIndex;      // look and maps → material
@@ -555,8 +559,35 @@ std::unique_ptr<aiMaterial> GeometryBuilder::lookMaterial(const std::string &nam
     return m;
 }
 
+// The bytes a legacy <Content><binary> holds, found by the URI appearance.cpp names them by (first use: one pass
+// over the document); null when no value hashes to it.
+const std::string *GeometryBuilder::legacyContent(const std::string &uri) {
+    if (!mLegacyIndexed) {
+        mLegacyIndexed = true;
+        for (const rbx::Instance &inst : mDoc.instances)
+            for (const rbx::Property &p : inst.properties)
+                if (p.value.xmlTag == rbx::XmlTag::ContentBinary)
+                    if (const auto *bytes = std::get_if<std::string>(&p.value.data); bytes != nullptr)
+                        mLegacyContent.emplace(rbx::LegacyContentUri(*bytes), bytes);
+    }
+    const auto it = mLegacyContent.find(uri);
+    return it == mLegacyContent.end() ? nullptr : it->second;
+}
+
 int GeometryBuilder::embeddedImage(const std::string &uri) {
     return FindOrMake(mImageIndex, uri, [&] {
+        // A 2008 place's image inside the file (legacy <binary>): embedded as the file's bytes, as Roblox showed it.
+        if (uri.rfind(rbx::kLegacyContentUriPrefix, 0) == 0) {
+            if (const std::string *bytes = legacyContent(uri)) {
+                const auto *data = reinterpret_cast<const std::uint8_t *>(bytes->data());
+                const std::string format = SniffImage(data, bytes->size());
+                if (!format.empty())
+                    return addTexture(CompressedTexture(std::vector<std::uint8_t>(data, data + bytes->size()), format,
+                                                        uri));
+            }
+            ++mUnresolvedImages;
+            return -1;
+        }
         if (mOptions.assets)
             if (std::optional<RbxAsset> image = mOptions.assets(uri, RbxAssetKind::Image))
                 return addTexture(CompressedTexture(image->bytes, image->format, uri));

@@ -3,6 +3,8 @@
 // whatever numeric type a file used for them.
 #include "importers/roblox_model/appearance.hpp"
 
+#include "common/sha256.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -10,6 +12,13 @@
 #include <iterator>
 
 namespace gamefmt::rbx {
+
+std::string LegacyContentUri(std::string_view bytes) {
+    Sha256 hash;
+    hash.update(reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size());
+    return kLegacyContentUriPrefix + hash.hexDigest();
+}
+
 namespace {
 
 struct MaterialEntry {
@@ -207,7 +216,11 @@ std::string TextOf(const Property *p) {
     if (p == nullptr) return {};
     if (const auto *c = std::get_if<Content>(&p->value.data))
         return c->source == Content::Source::Uri ? c->uri : std::string();
-    // A legacy <Content><binary> holds image bytes, not a URI.
+    // A legacy <Content><binary> holds image bytes, not a URI: named by their hash, the glue embeds them. A <hash>
+    // names content on Roblox's old servers: nothing to resolve.
+    if (p->value.xmlTag == XmlTag::ContentBinary)
+        if (const auto *bytes = std::get_if<std::string>(&p->value.data); bytes != nullptr && !bytes->empty())
+            return LegacyContentUri(*bytes);
     if (p->value.xmlTag == XmlTag::ContentBinary || p->value.xmlTag == XmlTag::ContentHash) return {};
     if (const auto *s = std::get_if<std::string>(&p->value.data)) return *s;
     return {};

@@ -24,6 +24,11 @@ const char *MaterialName(std::uint32_t material);
 
 inline constexpr std::uint32_t kMaterialPlastic = 256;
 
+// A legacy XML `<Content><binary>` (2008 places: an image's file bytes inside the file, §3) stands where a URI
+// would as "gamefmt-legacy:sha256/<hex of the bytes>"; the glue embeds the bytes themselves as the texture.
+inline constexpr const char *kLegacyContentUriPrefix = "gamefmt-legacy:sha256/";
+std::string LegacyContentUri(std::string_view bytes);
+
 // Where a part's geometry comes from.
 enum class GeometrySource : std::uint8_t {
     None,        // draws nothing: Terrain (voxels, later), NegateOperation, not a part

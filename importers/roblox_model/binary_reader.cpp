@@ -21,6 +21,7 @@
 #include "importers/roblox_model/binary_primitives.hpp"
 #include "importers/roblox_model/reader.hpp"
 
+#include "common/base64.hpp"
 #include "common/byte_reader.hpp"
 #include "common/compression.hpp"
 #include "common/error.hpp"
@@ -28,7 +29,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -110,6 +113,7 @@ public:
         for (Chunk &c : mChunks)
             if (c.name == "PRNT") guarded(c, [&](ByteReader &r) { readPrnt(r); });
         buildTree();
+        restoreLegacyContent();
         return std::move(mDoc);
     }
 
@@ -253,6 +257,48 @@ private:
             mDoc.meta.emplace_back(std::move(key), std::move(value));
         }
         if (!r.atEnd()) warn("META chunk has " + std::to_string(r.remaining()) + " extra bytes");
+    }
+
+    // The legacy XML Content values the binary writer kept in META (kLegacyContentMetaPrefix) go back on their
+    // empty ContentIds; an entry that names no such value, or whose value does not decode, stays in META, warned.
+    void restoreLegacyContent() {
+        const std::string_view prefix = kLegacyContentMetaPrefix;
+        const auto isLegacy = [&](const std::pair<std::string, std::string> &kv) {
+            return kv.first.compare(0, prefix.size(), prefix) == 0;
+        };
+        if (std::none_of(mDoc.meta.begin(), mDoc.meta.end(), isLegacy)) return;
+        std::unordered_map<std::string_view, std::uint32_t> byReferent;
+        for (std::uint32_t i = 0; i < mDoc.instances.size(); ++i) byReferent.emplace(mDoc.instances[i].referent, i);
+        const auto restore = [&](const std::pair<std::string, std::string> &kv) {
+            if (!isLegacy(kv)) return false;
+            const std::string_view rest = std::string_view(kv.first).substr(prefix.size());
+            const std::size_t colon = rest.find(':');
+            const auto inst = colon == std::string_view::npos ? byReferent.end() : byReferent.find(rest.substr(0, colon));
+            Value *target = nullptr;
+            if (inst != byReferent.end())
+                for (Property &p : mDoc.instances[inst->second].properties)
+                    if (mDoc.names.str(p.name) == rest.substr(colon + 1) && p.value.type == Type::String &&
+                        p.value.xmlTag == XmlTag::Default && std::get_if<std::string>(&p.value.data) != nullptr &&
+                        std::get<std::string>(p.value.data).empty())
+                        target = &p.value;
+            const std::string_view value = kv.second;
+            std::optional<std::vector<std::uint8_t>> bytes;
+            if (target != nullptr && value.compare(0, 7, "binary:") == 0) bytes = Base64Decode(value.substr(7));
+            if (target != nullptr && bytes) {
+                target->data = std::string(bytes->begin(), bytes->end());
+                target->xmlTag = XmlTag::ContentBinary;
+                return true;
+            }
+            if (target != nullptr && value.compare(0, 5, "hash:") == 0) {
+                target->data = std::string(value.substr(5));
+                target->xmlTag = XmlTag::ContentHash;
+                return true;
+            }
+            warn("META entry '" + QuoteText(kv.first.substr(0, 200)) +
+                 "' names no empty ContentId of this file or holds no legacy Content value; kept as it is");
+            return false;
+        };
+        mDoc.meta.erase(std::remove_if(mDoc.meta.begin(), mDoc.meta.end(), restore), mDoc.meta.end());
     }
 
     void readSstr(ByteReader &r) {

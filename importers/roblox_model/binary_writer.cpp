@@ -19,6 +19,7 @@
 //    else just before END.
 #include "importers/roblox_model/writer.hpp"
 
+#include "common/base64.hpp"
 #include "common/byte_writer.hpp"
 #include "common/compression.hpp"
 #include "common/error.hpp"
@@ -34,6 +35,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace gamefmt::rbx {
@@ -68,6 +70,7 @@ private:
 
     void assignReferents();
     void collectClasses();
+    void collectLegacyContent();
     void emitChunk(const char *name, const Bytes &body, bool raw = false);
     void emitUnknownChunksUpTo(std::size_t index);
     void writeMeta();
@@ -101,6 +104,8 @@ private:
     std::size_t mNextUnknown = 0;
     Bytes mBody;
     std::deque<Value> mDefaults;                      // class defaults filled into columns (stable addresses)
+    std::unordered_set<const Value *> mLegacy;        // legacy XML Content values: written as empty ContentIds
+    std::vector<std::pair<std::string, std::string>> mLegacyMeta; // ... and kept in META (collectLegacyContent)
     binary::ColumnEncoder mEncoder{mDoc, mReferents}; // after mDoc and mReferents
 };
 
@@ -221,14 +226,40 @@ void Writer::emitChunk(const char *name, const Bytes &body, bool raw) {
 }
 
 void Writer::writeMeta() {
-    if (mDoc.meta.empty()) return;
+    if (mDoc.meta.empty() && mLegacyMeta.empty()) return;
     mBody.clear();
-    bin::PutCount(mBody, mDoc.meta.size(), "META entries");
-    for (const auto &kv : mDoc.meta) {
-        bin::PutString(mBody, kv.first);
-        bin::PutString(mBody, kv.second);
-    }
+    bin::PutCount(mBody, mDoc.meta.size() + mLegacyMeta.size(), "META entries");
+    for (const auto *list : {&mDoc.meta, &mLegacyMeta})
+        for (const auto &kv : *list) {
+            bin::PutString(mBody, kv.first);
+            bin::PutString(mBody, kv.second);
+        }
     emitChunk("META", mBody);
+}
+
+// The legacy XML Content forms (§4: `<binary>` file bytes, `<hash>` text) have no binary form: the binary String is
+// read as a URL, so they are written as empty ContentIds (what Roblox makes of them is unverified) and kept, for
+// gamefmt's reader to put back, as META entries "gamefmt:LegacyContent:<referent>:<property>" = "binary:" + base64
+// or "hash:" + text.
+void Writer::collectLegacyContent() {
+    for (std::uint32_t i = 0; i < mDoc.instances.size(); ++i)
+        for (const Property &p : mDoc.instances[i].properties) {
+            const XmlTag tag = p.value.xmlTag;
+            const auto *text = std::get_if<std::string>(&p.value.data);
+            if ((tag != XmlTag::ContentBinary && tag != XmlTag::ContentHash) || text == nullptr) continue;
+            mLegacy.insert(&p.value);
+            const std::string key = std::string(kLegacyContentMetaPrefix) + std::to_string(referentOf(i)) + ":" +
+                                    mDoc.names.str(p.name);
+            mLegacyMeta.emplace_back(
+                key, tag == XmlTag::ContentBinary
+                         ? "binary:" + Base64Encode(reinterpret_cast<const std::uint8_t *>(text->data()), text->size())
+                         : "hash:" + *text);
+        }
+    if (!mLegacy.empty())
+        warn(std::to_string(mLegacy.size()) +
+             " legacy XML Content value(s) (<binary> file bytes or <hash>) have no binary form: written as empty "
+             "ContentIds, kept in META " +
+             std::string(kLegacyContentMetaPrefix) + "* (gamefmt reads them back)");
 }
 
 void Writer::writeSharedStrings() {
@@ -397,6 +428,12 @@ void Writer::writeProps(std::uint32_t classId, const ClassInfo &info) {
     std::vector<std::uint32_t> slotName;
     std::vector<std::vector<const Value *>> columns;
     collectColumns(info, slotName, columns);
+    if (!mLegacy.empty()) {
+        static const Value kEmptyContentId{Type::String, std::string(), XmlTag::ContentId};
+        for (auto &column : columns)
+            for (const Value *&v : column)
+                if (v != nullptr && mLegacy.count(v) != 0) v = &kEmptyContentId;
+    }
     const std::vector<PropEntry> entries = chooseEntries(info, slotName, columns);
     for (const PropEntry &e : entries) {
         mBody.clear();
@@ -466,6 +503,7 @@ Bytes Writer::run() {
         Fail("a binary file holds at most 2^31-1 instances; the document has " + std::to_string(mDoc.instances.size()));
     assignReferents();
     collectClasses();
+    collectLegacyContent();
     for (const RawChunk &c : mDoc.unknownChunks) mUnknown.push_back(&c);
     std::stable_sort(mUnknown.begin(), mUnknown.end(),
                      [](const RawChunk *a, const RawChunk *b) { return a->position < b->position; });

@@ -29,6 +29,9 @@ namespace gamefmt::rbx {
 inline constexpr const char *kFormatName = "Roblox model";
 
 inline constexpr std::uint32_t kNoInstance = std::numeric_limits<std::uint32_t>::max();
+// META key prefix under which the binary writer keeps legacy XML Content values (<binary>, <hash>), which have no
+// binary form; the binary reader puts them back (docs/formats/roblox-model.md §2.8).
+inline constexpr const char *kLegacyContentMetaPrefix = "gamefmt:LegacyContent:";
 
 // Binary type ids (§2.4); also the kinds of Value.
 enum class Type : std::uint8_t {

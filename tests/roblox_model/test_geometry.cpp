@@ -2,6 +2,7 @@
 // validation: the generated demo place (tests/fixtures/rbx_place_fixtures.hpp) — shapes and mesh children in
 // their part frames, placeholders, looks as shared materials, instancing, decals and textures with images from
 // the asset folder, lights, the camera, the scope and invisible-part options — and the corpus places.
+#include "common/base64.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/metadata.hpp"
@@ -18,8 +19,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace gamefmt {
 namespace {
@@ -332,6 +335,37 @@ TEST(RbxGeometry, WithoutAnAssetFolderDecalsStayOut) {
     EXPECT_EQ(r.scene->mNumTextures, 0u);
     EXPECT_EQ(Node(r.scene, "Face")->mNumMeshes, 0u);
     EXPECT_EQ(NodeText(r.scene, "Face", kRbxUnresolved), "rbxassetid://1002");
+}
+
+// Issue #37 (2): a 2008 place's Decal whose image is inside the file (legacy <Content><binary>): the image is
+// embedded as its own bytes, as Roblox showed it; a <hash> names content on old servers and draws nothing.
+TEST(RbxGeometry, LegacyBinaryContentImagesAreEmbedded) {
+    const std::vector<std::uint8_t> png = fixtures::DemoDecalImage();
+    const std::string xml =
+        "<roblox version=\"4\"><Item class=\"Part\" referent=\"RBX0\"><Properties><string name=\"Name\">Block</string>"
+        "<Vector3 name=\"size\"><X>4</X><Y>2</Y><Z>2</Z></Vector3></Properties>"
+        "<Item class=\"Decal\" referent=\"RBX1\"><Properties><string name=\"Name\">Old</string>"
+        "<Content name=\"Texture\"><binary>" +
+        Base64Encode(png) +
+        "</binary></Content></Properties></Item>"
+        "<Item class=\"Decal\" referent=\"RBX2\"><Properties><string name=\"Name\">Hashed</string>"
+        "<token name=\"Face\">1</token><Content name=\"Texture\"><hash>0123456789abcdef</hash></Content>"
+        "</Properties></Item></Item></roblox>";
+    const ImportResult r = ImportMemory(std::vector<std::uint8_t>(xml.begin(), xml.end()), "rbxmx");
+    ASSERT_TRUE(r) << r.error;
+    ASSERT_EQ(r.scene->mNumTextures, 1u);
+    const aiTexture *image = r.scene->mTextures[0];
+    EXPECT_EQ(image->mHeight, 0u);
+    EXPECT_STREQ(image->achFormatHint, "png");
+    ASSERT_EQ(image->mWidth, png.size());
+    EXPECT_EQ(std::memcmp(image->pcData, png.data(), png.size()), 0);
+    const aiMesh *face = MeshOf(r.scene, "Old");
+    ASSERT_NE(face, nullptr);
+    aiString path;
+    ASSERT_EQ(r.scene->mMaterials[face->mMaterialIndex]->Get(AI_MATKEY_TEXTURE(aiTextureType_DIFFUSE, 0), path),
+              AI_SUCCESS);
+    EXPECT_STREQ(path.C_Str(), "*0");
+    EXPECT_EQ(Node(r.scene, "Hashed")->mNumMeshes, 0u);
 }
 
 const aiLight *Light(const aiScene *scene, const char *name) {

@@ -3,6 +3,7 @@
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 
+#include "common/base64.hpp"
 #include "common/error.hpp"
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/reader.hpp"
@@ -575,6 +576,71 @@ TEST(RbxXml, ContentForms) {
     CompareOptions strict;
     strict.ignoreXmlTags = false;
     EXPECT_EQ(CompareDocuments(d, Read(out), strict), "");
+}
+
+// Issue #37 (2): the legacy Content forms of 2008 places — an image's file bytes embedded as <binary>, content named
+// by <hash> — have no binary form. Written to binary they are empty ContentIds (not their bytes or hash read as a
+// URL), kept in META for gamefmt, and read back they are what the XML held: XML -> binary -> XML is value-equal.
+TEST(RbxXml, LegacyContentFormsAreNoUrlInBinaryAndComeBack) {
+    const std::string jpeg("\xFF\xD8\xFF\xE0\0\x10JFIF\0\x01\x01\0 legacy image bytes", 31);
+    const std::string hash = "0123456789abcdef0123456789abcdef";
+    const std::string xml =
+        "<roblox version=\"4\"><Item class=\"Decal\" referent=\"RBX0\"><Properties>"
+        "<Content name=\"Texture\"><binary>" +
+        gamefmt::Base64Encode(reinterpret_cast<const std::uint8_t *>(jpeg.data()), jpeg.size()) +
+        "</binary></Content></Properties></Item>"
+        "<Item class=\"Decal\" referent=\"RBX1\"><Properties><Content name=\"Texture\"><hash>" +
+        hash +
+        "</hash></Content></Properties></Item>"
+        "<Item class=\"Decal\" referent=\"RBX2\"><Properties><Content name=\"Texture\"><url>rbxassetid://5</url>"
+        "</Content></Properties></Item></roblox>";
+    const Document d = Read(xml);
+    std::vector<std::string> warnings;
+    BinaryWriteOptions options;
+    options.compression = Compression::None; // the column's bytes stay visible
+    options.warnings = &warnings;
+    const std::vector<std::uint8_t> binary = WriteBinary(d, options);
+    const std::string bytes(binary.begin(), binary.end());
+    EXPECT_EQ(bytes.find("JFIF"), std::string::npos); // not in the Texture column (META holds base64)
+    const std::size_t first = bytes.find(hash);
+    ASSERT_NE(first, std::string::npos);
+    EXPECT_EQ(bytes.find(hash, first + 1), std::string::npos); // once: in META, not also as a URL
+    EXPECT_TRUE(Contains(bytes, std::string(kLegacyContentMetaPrefix) + "1:Texture"));
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_TRUE(Contains(warnings[0], "2 legacy XML Content value(s)")) << warnings[0];
+
+    const Document back = ReadDocument(binary.data(), binary.size());
+    EXPECT_TRUE(back.meta.empty()); // restored, not left as entries
+    EXPECT_EQ(Prop(back, 0, "Texture").xmlTag, XmlTag::ContentBinary);
+    EXPECT_EQ(Prop(back, 0, "Texture").as<std::string>(), jpeg);
+    EXPECT_EQ(Prop(back, 1, "Texture").xmlTag, XmlTag::ContentHash);
+    EXPECT_EQ(Prop(back, 1, "Texture").as<std::string>(), hash);
+    EXPECT_EQ(Prop(back, 2, "Texture").as<std::string>(), "rbxassetid://5");
+    const Document again = Read(WriteXml(back));
+    EXPECT_EQ(CompareDocuments(d, again), "");
+    EXPECT_TRUE(Contains(WriteXml(back), "<hash>" + hash + "</hash>"));
+    EXPECT_EQ(WriteBinary(back, options), binary); // and binary -> binary is a fixed point
+}
+
+// META entries under the legacy prefix that name nothing to restore stay as they are, with a warning each.
+TEST(RbxXml, LegacyContentMetaThatNamesNothingIsKept) {
+    Document d = Read("<roblox version=\"4\"><Item class=\"Decal\" referent=\"RBX0\"><Properties>"
+                      "<Content name=\"Texture\"><url>rbxassetid://5</url></Content>"
+                      "<Content name=\"Empty\"><null></null></Content></Properties></Item></roblox>");
+    const std::string prefix = kLegacyContentMetaPrefix;
+    d.meta = {{prefix + "7:Texture", "hash:x"},        // no instance with referent 7
+              {prefix + "0:Texture", "hash:x"},        // not an empty ContentId
+              {prefix + "0:Empty", "binary:!!!"},      // not base64
+              {prefix + "0:Empty", "other:x"},         // neither form
+              {prefix + "0", "hash:x"},                // no property
+              {"Other", "kept"}};
+    const std::vector<std::uint8_t> binary = WriteBinary(d);
+    const Document back = ReadDocument(binary.data(), binary.size());
+    EXPECT_EQ(back.meta, d.meta);
+    EXPECT_EQ(Prop(back, 0, "Empty").as<std::string>(), "");
+    std::size_t warned = 0;
+    for (const std::string &w : back.warnings) warned += Contains(w, "names no empty ContentId") ? 1 : 0;
+    EXPECT_EQ(warned, 5u);
 }
 
 TEST(RbxXml, CdataAndWrappedBase64) {
