@@ -54,13 +54,11 @@ public:
             const aiNode *n = stack.back();
             stack.pop_back();
             mByName.emplace(n->mName.C_Str(), n);
-            // A `:T` node gamefmt made names its joint's referent (rbx.joint; kept in a glb's node extras, which
+            // The nodes gamefmt made for a joint name its referent (rbx.joint; kept in a glb's node extras, which
             // Assimp's glTF importer reads back as node metadata).
             std::string joint;
-            const std::string_view nodeName = n->mName.C_Str();
-            if (n->mMetaData != nullptr && nodeName.size() > 2 && nodeName.substr(nodeName.size() - 2) == ":T" &&
-                GetMetadataText(n->mMetaData, kRbxJoint, joint))
-                mByJoint.emplace(std::move(joint), n);
+            if (n->mMetaData != nullptr && GetMetadataText(n->mMetaData, kRbxJoint, joint))
+                mByJoint[joint].push_back(n);
             for (unsigned i = n->mNumChildren; i-- > 0;) stack.push_back(n->mChildren[i]);
         }
         for (unsigned c = 0; c < anim.mNumChannels; ++c)
@@ -71,10 +69,11 @@ public:
         const auto it = mByName.find(name);
         return it == mByName.end() ? nullptr : it->second;
     }
-    // The `:T` node of the joint with this referent (the first one, should a scene hold two).
-    const aiNode *findJoint(const std::string &referent) const {
+    // The nodes that name the joint with this referent (its `:C0` and `:T` nodes, its part), in scene order.
+    const std::vector<const aiNode *> &jointNodes(const std::string &referent) const {
+        static const std::vector<const aiNode *> kNone;
         const auto it = mByJoint.find(referent);
-        return it == mByJoint.end() ? nullptr : it->second;
+        return it == mByJoint.end() ? kNone : it->second;
     }
     bool animated(const aiNode *n) const { return mChannel.count(n) != 0; }
     // Key times (seconds) of a node's channel.
@@ -136,7 +135,8 @@ private:
     }
 
     double mUnit, mTps = 25;
-    std::unordered_map<std::string, const aiNode *> mByName, mByJoint;
+    std::unordered_map<std::string, const aiNode *> mByName;
+    std::unordered_map<std::string, std::vector<const aiNode *>> mByJoint;
     std::unordered_map<const aiNode *, const aiNodeAnim *> mChannel;
 };
 
@@ -175,8 +175,11 @@ JointSource FindJointSource(const rbx::Document &rig, const rbx::RigJoint &j, co
     // referent alone is not trusted (two files gamefmt wrote can share referents): the node's name must be the
     // joint's, uniquified or not.
     const std::string tName = name + ":T";
-    src.tNode = s.findJoint(rbx::ReferentText(rig, j.instance));
-    if (src.tNode != nullptr && !IsNameOrUniquified(src.tNode->mName.C_Str(), tName)) src.tNode = nullptr;
+    for (const aiNode *n : s.jointNodes(rbx::ReferentText(rig, j.instance)))
+        if (IsNameOrUniquified(n->mName.C_Str(), tName)) {
+            src.tNode = n;
+            break;
+        }
     if (src.tNode == nullptr) src.tNode = s.find(tName);
     if (src.tNode != nullptr) {
         s.keyTimes(src.tNode, src.times);

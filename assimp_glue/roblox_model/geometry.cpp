@@ -307,10 +307,10 @@ private:
     std::vector<std::unique_ptr<aiTexture>> mTextures;
     std::vector<std::unique_ptr<aiLight>> mLights;
     std::vector<std::unique_ptr<aiCamera>> mCameras;
-    FlatFindOrMake<MeshKey, MeshKeyHash> mMeshIndex;                     // shape or decal quad, size, look → mesh
-    FlatFindOrMake<LookKey, LookKeyHash> mLookIndex;                     // part look → material
-    std::map<std::string, unsigned> mDecalLookIndex;                     // image, tint, transparency → material
-    std::map<std::string, int> mImageIndex;                              // URI → embedded texture, -1 when unresolved
+    FlatFindOrMake<MeshKey, MeshKeyHash> mMeshIndex;           // shape or decal quad, size, look → mesh
+    FlatFindOrMake<LookKey, LookKeyHash> mLookIndex;           // part look → material
+    std::map<std::string, unsigned> mDecalLookIndex;           // image, tint, transparency → material
+    std::map<std::string, int> mImageIndex;                    // URI → embedded texture, -1 when unresolved
     std::map<std::string, const std::string *> mLegacyContent; // legacy <binary> URI → its bytes (legacyContent)
     bool mLegacyIndexed = false;
     std::map<std::string, std::unique_ptr<RbxMeshTemplate>> mMeshAssets; // URI → LOD 0, null when not loadable
@@ -582,8 +582,8 @@ int GeometryBuilder::embeddedImage(const std::string &uri) {
                 const auto *data = reinterpret_cast<const std::uint8_t *>(bytes->data());
                 const std::string format = SniffImage(data, bytes->size());
                 if (!format.empty())
-                    return addTexture(CompressedTexture(std::vector<std::uint8_t>(data, data + bytes->size()), format,
-                                                        uri));
+                    return addTexture(
+                        CompressedTexture(std::vector<std::uint8_t>(data, data + bytes->size()), format, uri));
             }
             ++mUnresolvedImages;
             return -1;

@@ -273,7 +273,8 @@ private:
             if (!isLegacy(kv)) return false;
             const std::string_view rest = std::string_view(kv.first).substr(prefix.size());
             const std::size_t colon = rest.find(':');
-            const auto inst = colon == std::string_view::npos ? byReferent.end() : byReferent.find(rest.substr(0, colon));
+            const auto inst =
+                colon == std::string_view::npos ? byReferent.end() : byReferent.find(rest.substr(0, colon));
             Value *target = nullptr;
             if (inst != byReferent.end())
                 for (Property &p : mDoc.instances[inst->second].properties)

@@ -36,6 +36,7 @@
 #include <optional>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace gamefmt::rbx {
@@ -103,10 +104,10 @@ private:
     std::vector<const RawChunk *> mUnknown; // sorted by position
     std::size_t mNextUnknown = 0;
     Bytes mBody;
-    std::deque<Value> mDefaults;                      // class defaults filled into columns (stable addresses)
-    std::unordered_set<const Value *> mLegacy;        // legacy XML Content values: written as empty ContentIds
+    std::deque<Value> mDefaults;               // class defaults filled into columns (stable addresses)
+    std::unordered_set<const Value *> mLegacy; // legacy XML Content values: written as empty ContentIds
     std::vector<std::pair<std::string, std::string>> mLegacyMeta; // ... and kept in META (collectLegacyContent)
-    binary::ColumnEncoder mEncoder{mDoc, mReferents}; // after mDoc and mReferents
+    binary::ColumnEncoder mEncoder{mDoc, mReferents};             // after mDoc and mReferents
 };
 
 // Depth-first pre-order over roots then children; instances unreachable from the roots (a damaged
@@ -229,7 +230,8 @@ void Writer::writeMeta() {
     if (mDoc.meta.empty() && mLegacyMeta.empty()) return;
     mBody.clear();
     bin::PutCount(mBody, mDoc.meta.size() + mLegacyMeta.size(), "META entries");
-    for (const auto *list : {&mDoc.meta, &mLegacyMeta})
+    using Entries = std::vector<std::pair<std::string, std::string>>;
+    for (const Entries *list : {&mDoc.meta, static_cast<const Entries *>(&mLegacyMeta)})
         for (const auto &kv : *list) {
             bin::PutString(mBody, kv.first);
             bin::PutString(mBody, kv.second);
@@ -248,8 +250,8 @@ void Writer::collectLegacyContent() {
             const auto *text = std::get_if<std::string>(&p.value.data);
             if ((tag != XmlTag::ContentBinary && tag != XmlTag::ContentHash) || text == nullptr) continue;
             mLegacy.insert(&p.value);
-            const std::string key = std::string(kLegacyContentMetaPrefix) + std::to_string(referentOf(i)) + ":" +
-                                    mDoc.names.str(p.name);
+            const std::string key =
+                std::string(kLegacyContentMetaPrefix) + std::to_string(referentOf(i)) + ":" + mDoc.names.str(p.name);
             mLegacyMeta.emplace_back(
                 key, tag == XmlTag::ContentBinary
                          ? "binary:" + Base64Encode(reinterpret_cast<const std::uint8_t *>(text->data()), text->size())

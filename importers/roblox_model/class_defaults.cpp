@@ -46,6 +46,8 @@ std::optional<Value> ClassDefault(std::string_view className, std::string_view p
     return std::nullopt;
 }
 
-const char *ClassDefaultsVersion() { return class_defaults::kDatabaseVersion; }
+const char *ClassDefaultsVersion() {
+    return class_defaults::kDatabaseVersion;
+}
 
 } // namespace gamefmt::rbx

@@ -10,6 +10,7 @@
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/writer.hpp"
 #include "support/import_helpers.hpp"
+#include "support/rbx_values.hpp"
 
 #include <assimp/scene.h>
 #include <gtest/gtest.h>
@@ -52,8 +53,7 @@ rbx::Document ArmWithTwoSequences() {
     rbx::AddProperty(doc, motor, "Part0", rbx::Type::Ref, rbx::RefValue{base});
     rbx::AddProperty(doc, motor, "Part1", rbx::Type::Ref, rbx::RefValue{upper});
     const std::uint32_t saves = doc.addInstance("Model", "AnimSaves", model);
-    for (const auto &[name, loop, priority] :
-         {std::tuple{"Wave", false, 1u}, std::tuple{"Idle", true, 0u}}) {
+    for (const auto &[name, loop, priority] : {std::tuple{"Wave", false, 1u}, std::tuple{"Idle", true, 0u}}) {
         const std::uint32_t seq = doc.addInstance("KeyframeSequence", name, saves);
         rbx::AddProperty(doc, seq, "Loop", rbx::Type::Bool, loop);
         rbx::AddProperty(doc, seq, "Priority", rbx::Type::Enum, rbx::EnumValue{priority});
@@ -79,8 +79,7 @@ TEST(GltfAnimationExtras, LoopAndPriorityTravelThroughAGlbAndAssimpsGltfImporter
     const std::string out = PathToUtf8(dir / "anims.rbxm");
     const CliResult toGlb = Cli({"export", rbxm, glb, "-q"});
     ASSERT_EQ(toGlb.code, 0) << toGlb.err;
-    const CliResult back =
-        Cli({"export", glb, out, "--rbx-animation-only", "--rbx-animation-rig", rbxm, "-q"});
+    const CliResult back = Cli({"export", glb, out, "--rbx-animation-only", "--rbx-animation-rig", rbxm, "-q"});
     ASSERT_EQ(back.code, 0) << back.err;
     const std::vector<std::uint8_t> bytes = ReadBytes(dir / "anims.rbxm");
     const rbx::Document doc = rbx::ReadDocument(bytes.data(), bytes.size());

@@ -34,7 +34,7 @@ std::vector<std::uint32_t> PreOrder(const Document &doc) {
 
 struct Coverage {
     std::size_t pairs = 0, kept = 0;
-    std::size_t unwritable = 0; // binary: values of an XML type we do not know (no binary form; warned)
+    std::size_t unwritable = 0;    // binary: values of an XML type we do not know (no binary form; warned)
     std::vector<std::string> lost; // "Class.property" of the first few lost pairs
 };
 
@@ -93,17 +93,18 @@ TEST(RbxPropertyCoverage, EveryCorpusPairIsInTheBinaryAndTheXmlWrite) {
         const auto binary = WriteBinary(source);
         const Coverage b = Cover(source, ReadBinary(binary.data(), binary.size()), true);
         const std::string xml = WriteXml(source);
-        const Coverage x = Cover(source, ReadXml(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size()), false);
+        const Coverage x =
+            Cover(source, ReadXml(reinterpret_cast<const std::uint8_t *>(xml.data()), xml.size()), false);
         total += x.pairs;
         unwritable += b.unwritable;
         binaryKept += b.kept;
         xmlKept += x.kept;
-        std::cout << "coverage: " << label << ": " << x.pairs << " pairs, binary keeps " << b.kept << " of "
-                  << b.pairs << " it can write, XML keeps " << x.kept << "\n";
+        std::cout << "coverage: " << label << ": " << x.pairs << " pairs, binary keeps " << b.kept << " of " << b.pairs
+                  << " it can write, XML keeps " << x.kept << "\n";
         EXPECT_EQ(b.kept, b.pairs) << "binary lost, first: " << (b.lost.empty() ? "" : b.lost.front());
         EXPECT_EQ(x.kept, x.pairs) << "XML lost, first: " << (x.lost.empty() ? "" : x.lost.front());
     }
-    std::cout << "coverage: " << files.size() << " files, " << total << " pairs, binary keeps " << binaryKept
-              << " (" << unwritable << " of an unknown XML type have no binary form), XML keeps " << xmlKept << "\n";
+    std::cout << "coverage: " << files.size() << " files, " << total << " pairs, binary keeps " << binaryKept << " ("
+              << unwritable << " of an unknown XML type have no binary form), XML keeps " << xmlKept << "\n";
     EXPECT_LE(unwritable, 2u); // edge-cases/xml-unknown-type only
 }

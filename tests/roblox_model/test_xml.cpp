@@ -628,11 +628,11 @@ TEST(RbxXml, LegacyContentMetaThatNamesNothingIsKept) {
                       "<Content name=\"Texture\"><url>rbxassetid://5</url></Content>"
                       "<Content name=\"Empty\"><null></null></Content></Properties></Item></roblox>");
     const std::string prefix = kLegacyContentMetaPrefix;
-    d.meta = {{prefix + "7:Texture", "hash:x"},        // no instance with referent 7
-              {prefix + "0:Texture", "hash:x"},        // not an empty ContentId
-              {prefix + "0:Empty", "binary:!!!"},      // not base64
-              {prefix + "0:Empty", "other:x"},         // neither form
-              {prefix + "0", "hash:x"},                // no property
+    d.meta = {{prefix + "7:Texture", "hash:x"},   // no instance with referent 7
+              {prefix + "0:Texture", "hash:x"},   // not an empty ContentId
+              {prefix + "0:Empty", "binary:!!!"}, // not base64
+              {prefix + "0:Empty", "other:x"},    // neither form
+              {prefix + "0", "hash:x"},           // no property
               {"Other", "kept"}};
     const std::vector<std::uint8_t> binary = WriteBinary(d);
     const Document back = ReadDocument(binary.data(), binary.size());

@@ -24,8 +24,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::uint32_t kGlbMagic = 0x46546C67; // "glTF"
-constexpr std::uint32_t kJsonChunk = 0x4E4F534A; // "JSON"
+constexpr std::uint32_t kGlbMagic = 0x46546C67;          // "glTF"
+constexpr std::uint32_t kJsonChunk = 0x4E4F534A;         // "JSON"
 constexpr std::size_t kMaxJson = std::size_t{256} << 20; // no real glTF's JSON comes near this
 constexpr int kMaxDepth = 64;
 
@@ -142,7 +142,8 @@ std::size_t RestoreGltfAnimationExtras(aiScene &scene, const std::uint8_t *bytes
         const json &a = (*animations)[i];
         if (!a.is_object() || scene.mAnimations[i] == nullptr) continue;
         const auto name = a.find("name");
-        if (name != a.end() && name->is_string() && name->get_ref<const std::string &>() != scene.mAnimations[i]->mName.C_Str())
+        if (name != a.end() && name->is_string() &&
+            name->get_ref<const std::string &>() != scene.mAnimations[i]->mName.C_Str())
             continue; // not the animation the importer made at this index
         const auto extras = a.find("extras");
         if (extras == a.end() || !extras->is_object()) continue;

@@ -22,7 +22,6 @@ std::size_t RestoreGltfAnimationExtras(aiScene &scene, const std::uint8_t *bytes
                                        std::string *warning = nullptr);
 
 // The same for the file at `path` (UTF-8), reading only its JSON: 0 when its extension is not .glb or .gltf.
-std::size_t RestoreGltfAnimationExtrasFromFile(aiScene &scene, const std::string &path,
-                                               std::string *warning = nullptr);
+std::size_t RestoreGltfAnimationExtrasFromFile(aiScene &scene, const std::string &path, std::string *warning = nullptr);
 
 } // namespace gamefmt::cli
