@@ -159,7 +159,7 @@ std::size_t RestoreGltfAnimationExtras(aiScene &scene, const std::uint8_t *bytes
 }
 
 std::size_t RestoreGltfAnimationExtrasFromFile(aiScene &scene, const std::string &path, std::string *warning) {
-    std::string extension = PathFromUtf8(path).extension().string();
+    std::string extension = PathToUtf8(PathFromUtf8(path).extension());
     std::transform(extension.begin(), extension.end(), extension.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (extension != ".glb" && extension != ".gltf") return 0;
