@@ -214,6 +214,13 @@ std::vector<std::uint8_t> DecompressLz4Block(const std::uint8_t *data, std::size
     return out;
 }
 
+std::optional<std::uint64_t> ZstdFrameContentSize(const std::uint8_t *data, std::size_t size) noexcept {
+    if (!LooksLikeZstdFrame(data, size)) return std::nullopt;
+    const unsigned long long contentSize = ZSTD_getFrameContentSize(data, size);
+    if (contentSize == ZSTD_CONTENTSIZE_ERROR || contentSize == ZSTD_CONTENTSIZE_UNKNOWN) return std::nullopt;
+    return std::uint64_t(contentSize);
+}
+
 std::vector<std::uint8_t> DecompressZstdFrame(const std::uint8_t *data, std::size_t size, std::uint64_t expectedSize,
                                               const char *format, std::size_t baseOffset,
                                               const DecompressionLimits &limits) {

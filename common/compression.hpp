@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace gamefmt {
@@ -51,6 +52,10 @@ std::vector<std::uint8_t> DecompressLz4Block(const std::uint8_t *data, std::size
 std::vector<std::uint8_t> DecompressZstdFrame(const std::uint8_t *data, std::size_t size, std::uint64_t expectedSize,
                                               const char *format, std::size_t baseOffset = 0,
                                               const DecompressionLimits &limits = {});
+
+// The content size a zstd frame's header declares; nullopt when the header is cut or declares none (a streamed
+// frame). Never throws.
+std::optional<std::uint64_t> ZstdFrameContentSize(const std::uint8_t *data, std::size_t size) noexcept;
 
 // One zlib stream (RFC 1950: header, deflate data, Adler-32, which is verified). The stream must end
 // (Z_STREAM_END) and must be followed by nothing. Errors inside the stream report the offset of the

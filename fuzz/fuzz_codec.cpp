@@ -12,6 +12,7 @@
 #include "importers/roblox_model/animation.hpp"
 #include "importers/roblox_model/reader.hpp"
 #include "importers/roblox_model/terrain.hpp"
+#include "importers/roblox_model/texture_pack.hpp"
 #include "importers/roblox_model/union_mesh.hpp"
 #include "importers/roblox_model/writer.hpp"
 
@@ -50,6 +51,10 @@ template <typename Read> void ReadBack(const std::vector<std::uint8_t> &bytes, R
 }
 
 [[maybe_unused]] void RobloxModel(const std::uint8_t *data, std::size_t size) {
+    // A TexturePack asset is a <roblox> XML document too (texture_pack.hpp): its reader sees every model input.
+    if (const auto pack = gamefmt::rbx::ReadTexturePack(data, size))
+        for (const std::string *uri : {&pack->color, &pack->normal, &pack->metalness, &pack->roughness})
+            if (!uri->empty() && uri->rfind("rbxassetid://", 0) != 0) __builtin_trap();
     gamefmt::rbx::ReadOptions options;
     options.maxDecompressed = 64u << 20;
     options.maxInstances = 100000;

@@ -9,11 +9,15 @@
 #include "common/text_number.hpp"
 #include "importers/roblox_model/detect.hpp"
 #include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/texture_pack.hpp"
 
 #include <assimp/IOSystem.hpp>
 
 #include <cstring>
 #include <exception>
+#include <iterator>
+#include <set>
 
 namespace gamefmt::glue {
 namespace {
@@ -111,14 +115,24 @@ std::vector<std::string> CandidatePaths(const std::vector<std::string> &folders,
     std::vector<std::string> out;
     for (const std::string &dir : folders) {
         if (key.kind == RbxContentKey::Kind::Id) {
+            // The kind's own extensions first; then the others, since an id may hold an indirection (a Decal's
+            // model, a TexturePack) that `gamefmt assets fetch` saved under the extension its content has.
             out.push_back(Join(dir, key.value));
-            if (kind == RbxAssetKind::Mesh) {
-                out.push_back(Join(dir, key.value + ".mesh"));
-            } else if (kind == RbxAssetKind::Animation || kind == RbxAssetKind::Union) {
-                for (const char *ext : {".rbxm", ".rbxmx"}) out.push_back(Join(dir, key.value + ext));
-            } else {
-                for (const char *ext : {".png", ".jpg", ".jpeg"}) out.push_back(Join(dir, key.value + ext));
+            static const char *const kMeshExt[] = {".mesh"};
+            static const char *const kModelExt[] = {".rbxm", ".rbxmx"};
+            static const char *const kImageExt[] = {".png", ".jpg", ".jpeg"};
+            static const char *const kPackExt[] = {".xml"};
+            std::vector<const char *> order;
+            const auto add = [&](const auto &list) { order.insert(order.end(), std::begin(list), std::end(list)); };
+            if (kind == RbxAssetKind::Mesh) add(kMeshExt);
+            if (kind == RbxAssetKind::Animation || kind == RbxAssetKind::Union) add(kModelExt);
+            if (kind == RbxAssetKind::Image) add(kImageExt);
+            if (kind == RbxAssetKind::TexturePack) add(kPackExt);
+            if (kind == RbxAssetKind::Image || kind == RbxAssetKind::Mesh || kind == RbxAssetKind::Animation) {
+                add(kModelExt);
+                if (kind == RbxAssetKind::Image) add(kPackExt);
             }
+            for (const char *ext : order) out.push_back(Join(dir, key.value + ext));
         } else if (key.kind == RbxContentKey::Kind::Path) {
             for (const char *sub : {"", "content/", "PlatformContent/pc/", "ExtraContent/"})
                 out.push_back(Join(dir, sub + key.value));
@@ -142,11 +156,11 @@ std::string SniffAsset(const std::uint8_t *data, std::size_t size) {
     case rbx::Encoding::Binary:
         return "rbxm";
     case rbx::Encoding::Xml:
-        return "rbxmx";
+        return rbx::LooksLikeTexturePack(data, size) ? "texturepack" : "rbxmx";
     case rbx::Encoding::None:
         break;
     }
-    return {};
+    return rbx::LooksLikeTexturePack(data, size) ? "texturepack" : std::string(); // with an XML prolog
 }
 
 std::vector<std::string> SplitAssetFolders(std::string_view value) {
@@ -161,50 +175,162 @@ std::vector<std::string> SplitAssetFolders(std::string_view value) {
     return out;
 }
 
+namespace {
+
+const char *KindWord(RbxAssetKind kind) {
+    switch (kind) {
+    case RbxAssetKind::Mesh:
+        return "a mesh";
+    case RbxAssetKind::Animation:
+        return "an animation";
+    case RbxAssetKind::Union:
+        return "a union";
+    case RbxAssetKind::TexturePack:
+        return "a texture pack";
+    case RbxAssetKind::Image:
+        break;
+    }
+    return "an image";
+}
+
+// Reads the candidate files of one URI for one kind, following indirections (§5.5) up to kMaxHops deep.
+class AssetLookup {
+public:
+    AssetLookup(Assimp::IOSystem *io, const std::vector<std::string> &folders) : mIo(io), mFolders(folders) {}
+
+    std::optional<RbxAsset> resolve(const std::string &uri, RbxAssetKind kind, unsigned depth) {
+        if (depth > kMaxHops || !mVisited.insert(uri).second) return std::nullopt; // too deep, or a cycle
+        const RbxContentKey key = ParseContentUri(uri);
+        for (const std::string &path : CandidatePaths(mFolders, key, kind)) {
+            std::optional<RbxAsset> file = read(path);
+            if (!file) continue;
+            // An animation package is a model too, but one that names the real animation: followed, not used.
+            const bool fits = Fits(file->format, kind);
+            const std::string inner = !fits || kind == RbxAssetKind::Animation ? InnerUri(*file, kind) : std::string();
+            if (fits && inner.empty()) return file;
+            if (!inner.empty()) {
+                if (std::optional<RbxAsset> found = resolve(inner, kind, depth + 1)) return found;
+                continue;
+            }
+            LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
+                    (file->format.empty() ? std::string("neither a Roblox mesh or model nor a PNG or JPEG image")
+                                          : "a " + file->format + " file") +
+                    "; not used as " + KindWord(kind));
+        }
+        return std::nullopt;
+    }
+
+private:
+    static constexpr unsigned kMaxHops = 3;
+
+    static bool Fits(const std::string &format, RbxAssetKind kind) {
+        switch (kind) {
+        case RbxAssetKind::Mesh:
+            return format == "mesh";
+        case RbxAssetKind::Animation:
+        case RbxAssetKind::Union:
+            return format == "rbxm" || format == "rbxmx";
+        case RbxAssetKind::TexturePack:
+            return format == "texturepack";
+        case RbxAssetKind::Image:
+            break;
+        }
+        return format == "png" || format == "jpg";
+    }
+
+    std::optional<RbxAsset> read(const std::string &path) {
+        if (!FileExists(mIo, path)) return std::nullopt;
+        try {
+            std::vector<std::uint8_t> bytes;
+            std::uint64_t size = 0;
+            // A folder that Assimp's FileSystemFilter answers for a missing file reads nothing: not there.
+            if (!TryReadFile(mIo, path, kMaxAssetBytes, bytes, &size)) {
+                if (size > kMaxAssetBytes)
+                    LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
+                            std::to_string(size) + " bytes, more than the 64 MiB limit; not used");
+                return std::nullopt;
+            }
+            if (LooksLikeGzip(bytes.data(), bytes.size())) {
+                DecompressionLimits limits;
+                limits.maxOutput = kMaxInflatedBytes;
+                bytes = InflateGzip(bytes.data(), bytes.size(), "Roblox asset (gzip)", 0, limits);
+            }
+            std::string format = SniffAsset(bytes.data(), bytes.size());
+            return RbxAsset{std::move(bytes), std::move(format), path};
+        } catch (const FormatError &e) {
+            LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) +
+                    " cannot be read: " + e.what());
+        }
+        return std::nullopt;
+    }
+
+    // The URI an indirection names for `kind` (a Decal or clothing model's image, a MeshPart asset's mesh, an
+    // animation package's Animation, a TexturePack's colour map), or "" when the file names none.
+    static std::string InnerUri(const RbxAsset &file, RbxAssetKind kind) {
+        if (file.format == "texturepack") {
+            if (kind != RbxAssetKind::Image) return {};
+            const auto maps = rbx::ReadTexturePack(file.bytes.data(), file.bytes.size());
+            return maps ? maps->color : std::string();
+        }
+        if (file.format != "rbxm" && file.format != "rbxmx") return {};
+        if (kind != RbxAssetKind::Image && kind != RbxAssetKind::Mesh && kind != RbxAssetKind::Animation) return {};
+        try {
+            const rbx::Document doc = rbx::ReadDocument(file.bytes.data(), file.bytes.size());
+            return IndirectUri(doc, kind);
+        } catch (const FormatError &e) {
+            LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(file.path, 300) +
+                    " cannot be read: " + e.what());
+        }
+        return {};
+    }
+
+    Assimp::IOSystem *mIo;
+    const std::vector<std::string> &mFolders;
+    std::set<std::string> mVisited;
+};
+
+} // namespace
+
+std::string IndirectUri(const rbx::Document &doc, RbxAssetKind kind) {
+    // (class, property) pairs that name the asset, in the order they are preferred within an instance.
+    static const std::pair<const char *, const char *> kImage[] = {
+        {"Decal", "TextureContent"}, {"Decal", "Texture"},        {"Texture", "TextureContent"},
+        {"Texture", "Texture"},      {"ShirtGraphic", "Graphic"}, {"Shirt", "ShirtTemplate"},
+        {"Pants", "PantsTemplate"},  {"ImageLabel", "Image"},     {"ImageButton", "Image"}};
+    static const std::pair<const char *, const char *> kMesh[] = {
+        {"MeshPart", "MeshContent"}, {"MeshPart", "MeshId"}, {"SpecialMesh", "MeshId"}, {"FileMesh", "MeshId"}};
+    static const std::pair<const char *, const char *> kAnimation[] = {{"Animation", "AnimationId"}};
+    const auto *begin = kImage, *end = kImage + std::size(kImage);
+    if (kind == RbxAssetKind::Mesh) begin = kMesh, end = kMesh + std::size(kMesh);
+    if (kind == RbxAssetKind::Animation) {
+        // A model with sequences of its own is the animation itself, not a pointer to one.
+        for (const rbx::Instance &inst : doc.instances)
+            if (doc.className(inst) == "KeyframeSequence" || doc.className(inst) == "CurveAnimation") return {};
+        begin = kAnimation, end = kAnimation + std::size(kAnimation);
+    }
+    for (const rbx::Instance &inst : doc.instances) {
+        const std::string_view cls = doc.className(inst);
+        for (const auto *pair = begin; pair != end; ++pair) {
+            if (cls != pair->first) continue;
+            for (const rbx::Property &p : inst.properties) {
+                if (doc.names.str(p.name) != pair->second) continue;
+                const auto *c = std::get_if<rbx::Content>(&p.value.data);
+                if (c != nullptr && c->source == rbx::Content::Source::Uri &&
+                    ParseContentUri(c->uri).kind != RbxContentKey::Kind::None)
+                    return c->uri;
+                const auto *s = std::get_if<std::string>(&p.value.data);
+                if (s != nullptr && ParseContentUri(*s).kind != RbxContentKey::Kind::None) return *s;
+            }
+        }
+    }
+    return {};
+}
+
 RbxAssetResolver MakeAssetResolver(Assimp::IOSystem *io, std::vector<std::string> folders) {
     if (io == nullptr || folders.empty()) return nullptr;
     return [io, folders = std::move(folders)](const std::string &uri, RbxAssetKind kind) -> std::optional<RbxAsset> {
-        const RbxContentKey key = ParseContentUri(uri);
-        for (const std::string &path : CandidatePaths(folders, key, kind)) {
-            if (!FileExists(io, path)) continue;
-            try {
-                std::vector<std::uint8_t> bytes;
-                std::uint64_t size = 0;
-                // A folder that Assimp's FileSystemFilter answers for a missing file reads nothing: not there.
-                if (!TryReadFile(io, path, kMaxAssetBytes, bytes, &size)) {
-                    if (size > kMaxAssetBytes)
-                        LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
-                                std::to_string(size) + " bytes, more than the 64 MiB limit; not used");
-                    continue;
-                }
-                if (LooksLikeGzip(bytes.data(), bytes.size())) {
-                    DecompressionLimits limits;
-                    limits.maxOutput = kMaxInflatedBytes;
-                    bytes = InflateGzip(bytes.data(), bytes.size(), "Roblox asset (gzip)", 0, limits);
-                }
-                std::string format = SniffAsset(bytes.data(), bytes.size());
-                const bool model = kind == RbxAssetKind::Animation || kind == RbxAssetKind::Union;
-                const bool fits = kind == RbxAssetKind::Mesh ? format == "mesh"
-                                  : model                    ? (format == "rbxm" || format == "rbxmx")
-                                                             : (format == "png" || format == "jpg");
-                if (!fits) {
-                    LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) + " is " +
-                            (format.empty() ? std::string("neither a Roblox mesh or model nor a PNG or JPEG image")
-                                            : "a " + format + " file") +
-                            "; not used as " +
-                            (kind == RbxAssetKind::Mesh        ? "a mesh"
-                             : kind == RbxAssetKind::Animation ? "an animation"
-                             : kind == RbxAssetKind::Union     ? "a union"
-                                                               : "an image"));
-                    continue;
-                }
-                return RbxAsset{std::move(bytes), std::move(format), path};
-            } catch (const FormatError &e) {
-                LogWarn(std::string(rbx::kFormatName) + ": asset " + SanitizeForAiString(path, 300) +
-                        " cannot be read: " + e.what());
-            }
-        }
-        return std::nullopt;
+        AssetLookup lookup(io, folders);
+        return lookup.resolve(uri, kind, 0);
     };
 }
 

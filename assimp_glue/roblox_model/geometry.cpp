@@ -17,6 +17,7 @@
 #include "importers/roblox_model/dom.hpp"
 #include "importers/roblox_model/shapes.hpp"
 #include "importers/roblox_model/terrain.hpp"
+#include "importers/roblox_model/texture_pack.hpp"
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/scene.h>
@@ -284,6 +285,7 @@ private:
     std::unique_ptr<aiMaterial> decalLook(const rbx::DecalInfo &decal, const rbx::Color3uint8 &tint,
                                           unsigned image) const;
     int embeddedImage(const std::string &uri);
+    void texturePackMaps(const std::string &uri, rbx::SurfaceMaps &maps);
     const std::string *legacyContent(const std::string &uri);
     std::unique_ptr<aiMesh> scratchMesh(const std::string &name, unsigned material) const;
     // The only ways meshes, materials and textures join the scene: each returns the new element's index, which
@@ -596,6 +598,20 @@ int GeometryBuilder::embeddedImage(const std::string &uri) {
     });
 }
 
+// A SurfaceAppearance that names its maps only through a TexturePack asset (§5.5): the pack's maps, when the asset
+// folders hold it.
+void GeometryBuilder::texturePackMaps(const std::string &uri, rbx::SurfaceMaps &maps) {
+    if (!mOptions.assets) return;
+    const std::optional<RbxAsset> pack = mOptions.assets(uri, RbxAssetKind::TexturePack);
+    if (!pack) return;
+    if (const auto read = rbx::ReadTexturePack(pack->bytes.data(), pack->bytes.size())) {
+        maps.color = read->color;
+        maps.normal = read->normal;
+        maps.metalness = read->metalness;
+        maps.roughness = read->roughness;
+    }
+}
+
 // LOD 0 of the mesh `uri` names, read once; null when it does not resolve or does not read (one warning per URI).
 const RbxMeshTemplate *GeometryBuilder::meshAsset(const std::string &uri) {
     const auto found = mMeshAssets.find(uri);
@@ -671,7 +687,10 @@ unsigned GeometryBuilder::meshMaterial(const rbx::Look &look, const rbx::PartGeo
     int colourMap = -1, normalMap = -1, metal = -1, rough = -1;
     rbx::Color3 tint{1, 1, 1};
     if (g.surfaceAppearance != kNoInstance) {
-        if (const std::optional<rbx::SurfaceMaps> sa = mLooks.surfaceMaps(g.surfaceAppearance)) {
+        if (std::optional<rbx::SurfaceMaps> sa = mLooks.surfaceMaps(g.surfaceAppearance)) {
+            if (sa->color.empty() && sa->normal.empty() && sa->metalness.empty() && sa->roughness.empty() &&
+                !sa->texturePack.empty())
+                texturePackMaps(sa->texturePack, *sa);
             if (!sa->color.empty()) colourMap = embeddedImage(sa->color);
             if (!sa->normal.empty()) normalMap = embeddedImage(sa->normal);
             if (!sa->metalness.empty()) metal = embeddedImage(sa->metalness);

@@ -29,13 +29,12 @@ enum class RbxGeometryScope : std::uint8_t {
     All,       // every part in the file
 };
 
-// What an asset is asked for as.
-// What an asset is looked up as: an image, a Roblox mesh, or a Roblox model (an animation's KeyframeSequences, a
-// union's PartOperationAsset).
-enum class RbxAssetKind : std::uint8_t { Image, Mesh, Animation, Union };
+// What an asset is looked up as: an image, a Roblox mesh, a Roblox model (an animation's KeyframeSequences, a
+// union's PartOperationAsset) or a TexturePack (the XML naming a SurfaceAppearance's maps).
+enum class RbxAssetKind : std::uint8_t { Image, Mesh, Animation, Union, TexturePack };
 
 // An asset found for a content URI (GAMEFMT_RBX_ASSET_DIR): its bytes (gzip already inflated) and what they
-// are, sniffed: "png", "jpg", "mesh", or "rbxm"/"rbxmx" (a Roblox model: animation assets).
+// are, sniffed: "png", "jpg", "mesh", "rbxm"/"rbxmx" (a Roblox model: animation and union assets) or "texturepack".
 struct RbxAsset {
     std::vector<std::uint8_t> bytes;
     std::string format;

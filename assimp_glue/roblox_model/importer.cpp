@@ -5,6 +5,7 @@
 #include "assimp_glue/common/io_util.hpp"
 #include "assimp_glue/common/scene_util.hpp"
 #include "assimp_glue/roblox_model/assets.hpp"
+#include "assimp_glue/roblox_model/installs.hpp"
 #include "assimp_glue/roblox_model/scene.hpp"
 #include "common/ascii.hpp"
 #include "common/error.hpp"
@@ -62,7 +63,9 @@ void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
         mOptionError = "option " GAMEFMT_RBX_SEGMENTS " is " + std::to_string(segments) + "; valid values: 3 to 256";
     else
         mGeometry.segments = static_cast<unsigned>(segments);
-    mAssetFolders = SplitAssetFolders(importer->GetPropertyString(GAMEFMT_RBX_ASSET_DIR, ""));
+    mAutoFoundNone = false;
+    mAssetFolders =
+        ExpandAssetFolders(SplitAssetFolders(importer->GetPropertyString(GAMEFMT_RBX_ASSET_DIR, "")), &mAutoFoundNone);
     mGeometry.terrain = importer->GetPropertyBool(GAMEFMT_RBX_TERRAIN, true);
     mGeometry.terrainWater = importer->GetPropertyBool(GAMEFMT_RBX_TERRAIN_WATER, true);
     const int stride = importer->GetPropertyInteger(GAMEFMT_RBX_TERRAIN_STRIDE, 1);
@@ -109,6 +112,9 @@ void RobloxModelImporter::InternReadFile(const std::string &file, aiScene *scene
     options.nodeProperties = mNodeProperties;
     options.geometry = mGeometry;
     options.rig = mRig;
+    if (mAutoFoundNone)
+        LogWarn("Roblox model: asset folder \"auto\" (GAMEFMT_RBX_ASSET_DIR, --asset-dir) found no Roblox Studio or "
+                "Player install on this machine (docs/roblox-assets.md lists where it looks)");
     // Named asset folders must exist (as --rg-assets must): a typo is an error, not silently missing images.
     for (const std::string &folder : mAssetFolders)
         if (!FolderExists(io, folder))

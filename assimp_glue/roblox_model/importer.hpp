@@ -34,6 +34,7 @@ private:
     RbxRigOptions mRig;                                         // rigs, animations, baking rate
     RbxGeometryOptions mGeometry;                               // scope, invisible parts, segments
     std::vector<std::string> mAssetFolders;                     // GAMEFMT_RBX_ASSET_DIR
+    bool mAutoFoundNone = false;                                // "auto" among them found no install
     std::string mOptionError;                                   // a bad option value, thrown on import
 };
 

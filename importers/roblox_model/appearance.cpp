@@ -121,7 +121,8 @@ constexpr const char *kSlotNames[] = {"size",
                                       "SmoothGrid",
                                       "MaterialColors",
                                       "WaterColor",
-                                      "WaterTransparency"};
+                                      "WaterTransparency",
+                                      "TexturePack"};
 static_assert(std::size(kSlotNames) == Appearance::kSlotCount, "one name per slot");
 } // namespace
 
@@ -461,6 +462,7 @@ std::optional<SurfaceMaps> Appearance::surfaceMaps(std::uint32_t index) const {
     m.normal = FirstUri({p.at[kNormalMapContent], p.at[kNormalMap]});
     m.metalness = FirstUri({p.at[kMetalnessMapContent], p.at[kMetalnessMap]});
     m.roughness = FirstUri({p.at[kRoughnessMapContent], p.at[kRoughnessMap]});
+    m.texturePack = FirstUri({p.at[kTexturePack]});
     if (const auto *c = ValueOf<Color3>(p.at[kColor])) m.tint = *c;
     return m;
 }

@@ -80,7 +80,8 @@ struct TerrainData {
 // A SurfaceAppearance's maps (ColorMap… or ColorMapContent…); empty when absent.
 struct SurfaceMaps {
     std::string color, normal, metalness, roughness;
-    Color3 tint{1, 1, 1}; // Color
+    std::string texturePack; // TexturePack (hidden): a TexturePack asset naming the maps (§5.5)
+    Color3 tint{1, 1, 1};    // Color
 };
 
 // A part's look (§5.4). Colour is sRGB as stored.
@@ -217,6 +218,7 @@ public:
         kMaterialColors,
         kWaterColor,
         kWaterTransparency,
+        kTexturePack,
         kSlotCount
     };
     struct Props {

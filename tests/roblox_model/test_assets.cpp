@@ -52,16 +52,23 @@ TEST(RbxAssets, EveryUriFormOfTheReference) {
 }
 
 TEST(RbxAssets, CandidatesInOrderPerFolder) {
-    EXPECT_EQ(
-        glue::CandidatePaths({"A", "B/"}, {Kind::Id, "5"}),
-        (std::vector<std::string>{"A/5", "A/5.png", "A/5.jpg", "A/5.jpeg", "B/5", "B/5.png", "B/5.jpg", "B/5.jpeg"}));
+    // An image id: its own extensions, then the files an indirection may be saved as (a Decal's model, a TexturePack).
+    EXPECT_EQ(glue::CandidatePaths({"A", "B/"}, {Kind::Id, "5"}),
+              (std::vector<std::string>{"A/5", "A/5.png", "A/5.jpg", "A/5.jpeg", "A/5.rbxm", "A/5.rbxmx", "A/5.xml",
+                                        "B/5", "B/5.png", "B/5.jpg", "B/5.jpeg", "B/5.rbxm", "B/5.rbxmx", "B/5.xml"}));
+    EXPECT_EQ(glue::CandidatePaths({"A"}, {Kind::Id, "5"}, glue::RbxAssetKind::Union),
+              (std::vector<std::string>{"A/5", "A/5.rbxm", "A/5.rbxmx"}));
+    EXPECT_EQ(glue::CandidatePaths({"A"}, {Kind::Id, "5"}, glue::RbxAssetKind::TexturePack),
+              (std::vector<std::string>{"A/5", "A/5.xml"}));
     EXPECT_EQ(glue::CandidatePaths({"A"}, {Kind::Path, "t/x.png"}),
               (std::vector<std::string>{"A/t/x.png", "A/content/t/x.png", "A/PlatformContent/pc/t/x.png",
                                         "A/ExtraContent/t/x.png"}));
     EXPECT_TRUE(glue::CandidatePaths({"A"}, {Kind::None, ""}).empty());
-    // Meshes: the id, then "<id>.mesh" (docs/formats/roblox-model.md §5.4); paths as for images.
+    // Meshes: the id, then "<id>.mesh" (docs/formats/roblox-model.md §5.4), then a MeshPart asset's model; paths as
+    // for images.
     EXPECT_EQ(glue::CandidatePaths({"A", "B"}, {Kind::Id, "5"}, glue::RbxAssetKind::Mesh),
-              (std::vector<std::string>{"A/5", "A/5.mesh", "B/5", "B/5.mesh"}));
+              (std::vector<std::string>{"A/5", "A/5.mesh", "A/5.rbxm", "A/5.rbxmx", "B/5", "B/5.mesh", "B/5.rbxm",
+                                        "B/5.rbxmx"}));
     EXPECT_EQ(glue::CandidatePaths({"A"}, {Kind::Path, "m/x.mesh"}, glue::RbxAssetKind::Mesh).size(), 4u);
     const std::uint8_t mesh[10] = {'v', 'e', 'r', 's', 'i', 'o', 'n', ' ', '4', '.'};
     EXPECT_EQ(glue::SniffAsset(mesh, sizeof mesh), "mesh");
