@@ -93,13 +93,34 @@ const Verb kVerbs[] = {
      "One line per instance (ClassName \"Name\" [referent], indented by depth), then one line per\n"
      "property: .name = <Type>:<text> (the rbx.props form: e.g. Vector3:1 2 3, CFrame:X Y Z R00..R22).\n",
      kPropertyFlags | kLogFlags, RunDump},
-    {"assets", "assets FILE... [--missing | --json]", "list the assets a Roblox model or place references",
-     "One line per asset URI: the URI, its kind (mesh, texture, surface map, decal, union, sound, animation,\n"
-     "image, sky, clothing, other), whether the asset folders (--asset-dir DIR, repeatable) resolve it the\n"
-     "way an import would (found PATH, missing, not looked up without folders, not resolvable for schemes\n"
-     "such as rbxthumb://) and the instances that use it.\n"
+    {"assets", "assets FILE... [--missing | --json] | --where | fetch ...",
+     "list the assets a Roblox model or place references; fetch them",
+     "One line per asset URI: the URI, its kind (mesh, texture, surface map, texture pack, decal, union, sound,\n"
+     "animation, image, sky, clothing, other), whether the asset folders (--asset-dir DIR, repeatable; 'auto':\n"
+     "the Roblox installs --where lists) resolve it the way an import would (found PATH, missing, not looked up\n"
+     "without folders, not resolvable for schemes such as rbxthumb://) and the instances that use it.\n"
      "  --missing   print only the ids of unresolved assets, one per line (each once)\n"
-     "  --json      one JSON object per file (an array of them for several files)\n",
+     "  --json      one JSON object per file (an array of them for several files)\n"
+     "  --where     print the Roblox Studio / Player install folders found on this machine\n"
+     "\n"
+     "assets fetch FILE... --into DIR [--id N] [--from-list F]: downloads every asset id the files reference\n"
+     "(and the ids given) into DIR as the importer reads it (N.mesh, N.png, N.rbxm ...), with your own Open\n"
+     "Cloud API key (scope legacy-asset:manage) from ROBLOX_API_KEY or --api-key-file, never from the command\n"
+     "line. Ids already in DIR are not fetched again. What fetched models and TexturePacks name (a Decal's\n"
+     "image, a Shirt's template, a pack's maps) is fetched too. One JSON line per id goes to\n"
+     "DIR/.gamefmt-fetch.jsonl. Exit status 0 when every id was fetched or present, 1 otherwise.\n"
+     "  --into DIR          the asset folder (made when missing)\n"
+     "  --id N              also fetch asset N (repeatable)\n"
+     "  --from-list F       also the ids or content URIs in F, one per line ('-': standard input)\n"
+     "  --api-key-file F    read the key from F's first line (default: the ROBLOX_API_KEY variable)\n"
+     "  --check-key         only check the key (scope, enabled, expiry) and exit\n"
+     "  --refresh           fetch ids DIR already has, again\n"
+     "  -j N, --jobs N      downloads in flight (1-16, default 4)\n"
+     "  --rate N            API requests per minute, at most (1-1000, default 900)\n"
+     "  --max-depth N       hops followed from what the files name (0-8, default 3)\n"
+     "  --api-base URL      the API's address (default https://apis.roblox.com; mirrors and tests;\n"
+     "                      plain http:// only to 127.0.0.1 or localhost)\n"
+     "  --ca-file F         verify TLS against the CA certificates in F instead of the system's\n",
      kPropertyFlags | kLogFlags, RunAssets},
     {"formats", "formats", "list the formats gamefmt reads and writes, with extensions and export ids",
      "One line per format family: what it reads (extensions) and writes (export ids for -f).\n", 0, RunFormats},
@@ -184,11 +205,17 @@ void PrintManPage(std::ostream &out) {
     out << ".SH OPTIONS\n.nf\n"
         << Roff(flags.str()) << ".fi\n"
         << ".SH EXIT STATUS\n0 success; 1 an input failed to import, validate or export; 2 a bad command line.\n"
+        << ".SH ENVIRONMENT\n"
+        << Roff("ROBLOX_API_KEY: the Open Cloud API key `gamefmt assets fetch` uses (scope legacy-asset:manage), "
+                "unless --api-key-file is given. https_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY: proxies for "
+                "`gamefmt assets fetch`, as for curl. LOCALAPPDATA, HOME, XDG_DATA_HOME: where `--asset-dir auto` "
+                "and `gamefmt assets --where` look for Roblox installs.\n")
         << ".SH EXAMPLES\n.nf\n"
         << Roff("gamefmt export place.rbxl place.glb --asset-dir ~/rbx-assets\n"
                 "gamefmt convert assets/*.mesh -o out/ -j 2 --keep-going\n"
                 "gamefmt convert --from-list paths.txt -o out/ -k --manifest m.jsonl --resume --shard 0/4\n"
                 "gamefmt assets place.rbxl --asset-dir ~/rbx-assets --missing\n"
+                "ROBLOX_API_KEY=... gamefmt assets fetch place.rbxl --into ~/rbx-assets\n"
                 "gamefmt export scene.glb scene.rbxl\n")
         << ".fi\n.SH SEE ALSO\n"
         << Roff("assimp(1); the documentation in /usr/share/doc/gamefmt and https://github.com (docs/).\n");
@@ -200,7 +227,8 @@ void PrintBashCompletion(std::ostream &out) {
     for (const Verb &verb : kVerbs) verbs += std::string(verbs.empty() ? "" : " ") + verb.name;
     std::string flags = "--option --quiet --show-log --verbose --log-out= --json --raw --silent --format --output "
                         "--jobs --keep-going --strict --texture --no-suffix --missing --from-list --include --exclude "
-                        "--force --manifest --resume --shard";
+                        "--force --manifest --resume --shard --where --into --id --api-key-file --api-base --ca-file "
+                        "--check-key --refresh --rate --max-depth";
     for (const std::string &flag : NamedFlags()) flags += " " + flag;
     out << "# bash completion for gamefmt (generated by 'gamefmt help --bash-completion')\n"
         << "_gamefmt() {\n"

@@ -326,33 +326,16 @@ FlagResult ConvertFlag(ArgCursor &cursor, std::string &error, ConvertArgs &a) {
     if (cursor.flag("-k", "--keep-going")) return a.keepGoing = true, FlagResult::Consumed;
     if (cursor.flag(nullptr, "--force")) return a.force = true, FlagResult::Consumed;
     if (cursor.flag(nullptr, "--resume")) return a.resume = true, FlagResult::Consumed;
-    std::string value;
-    const struct {
-        const char *shortName, *longName;
-        bool attached;
-        std::string *value;
-        std::vector<std::string> *list;
-    } valued[] = {
-        {"-f", "--format", true, &a.formatId, nullptr},       {"-o", "--output", false, &a.outDir, nullptr},
-        {"-j", "--jobs", true, &a.jobsText, nullptr},         {nullptr, "--from-list", false, &a.fromList, nullptr},
-        {nullptr, "--manifest", false, &a.manifest, nullptr}, {nullptr, "--shard", false, &a.shard, nullptr},
-        {nullptr, "--include", false, nullptr, &a.include},   {nullptr, "--exclude", false, nullptr, &a.exclude}};
-    for (const auto &flag : valued) {
-        switch (cursor.value(flag.shortName, flag.longName, flag.attached, value)) {
-        case ArgCursor::Match::Yes:
-            if (flag.list != nullptr)
-                flag.list->push_back(value);
-            else
-                *flag.value = value;
-            return FlagResult::Consumed;
-        case ArgCursor::Match::MissingValue:
-            error = std::string(flag.shortName != nullptr ? flag.shortName : flag.longName) + " needs a value";
-            return FlagResult::Error;
-        case ArgCursor::Match::No:
-            break;
-        }
-    }
-    return FlagResult::NotMine;
+    return ConsumeValuedFlag(cursor,
+                             {{"-f", "--format", true, &a.formatId, nullptr},
+                              {"-o", "--output", false, &a.outDir, nullptr},
+                              {"-j", "--jobs", true, &a.jobsText, nullptr},
+                              {nullptr, "--from-list", false, &a.fromList, nullptr},
+                              {nullptr, "--manifest", false, &a.manifest, nullptr},
+                              {nullptr, "--shard", false, &a.shard, nullptr},
+                              {nullptr, "--include", false, nullptr, &a.include},
+                              {nullptr, "--exclude", false, nullptr, &a.exclude}},
+                             error);
 }
 
 // The worker count: -j, else one per core; at most one per input when the inputs are known; one when the host's

@@ -361,6 +361,26 @@ std::unique_ptr<Assimp::Importer> MakeConfiguredImporter(const std::vector<Prope
     return importer;
 }
 
+FlagResult ConsumeValuedFlag(ArgCursor &cursor, const std::vector<ValuedFlag> &flags, std::string &error) {
+    std::string value;
+    for (const ValuedFlag &flag : flags) {
+        switch (cursor.value(flag.shortName, flag.longName, flag.attached, value)) {
+        case ArgCursor::Match::Yes:
+            if (flag.list != nullptr)
+                flag.list->push_back(value);
+            else
+                *flag.value = value;
+            return FlagResult::Consumed;
+        case ArgCursor::Match::MissingValue:
+            error = std::string(flag.shortName != nullptr ? flag.shortName : flag.longName) + " needs a value";
+            return FlagResult::Error;
+        case ArgCursor::Match::No:
+            break;
+        }
+    }
+    return FlagResult::NotMine;
+}
+
 bool ParseVerbArgs(const std::string &verb, const std::vector<std::string> &args, unsigned groups,
                    const VerbFlagParser &verbFlags, CommonOptions &common, std::vector<std::string> &positional,
                    std::ostream &err) {

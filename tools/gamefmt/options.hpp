@@ -60,6 +60,17 @@ struct CommonOptions {
 
 enum class FlagResult { NotMine, Consumed, Error };
 
+// A verb flag that takes a value, stored in `value` or appended to `list` (one of them is set). `attached`: "-xV".
+struct ValuedFlag {
+    const char *shortName, *longName;
+    bool attached;
+    std::string *value;
+    std::vector<std::string> *list;
+};
+// Consumes the current argument when it is one of `flags` (with its value); Error ("… needs a value") when the value
+// is missing.
+FlagResult ConsumeValuedFlag(ArgCursor &cursor, const std::vector<ValuedFlag> &flags, std::string &error);
+
 // A verb's own flags: consume the current argument (and its value) or return NotMine. On Error set `error`.
 using VerbFlagParser = std::function<FlagResult(ArgCursor &cursor, std::string &error)>;
 
