@@ -65,7 +65,8 @@ std::vector<std::string> FindRobloxInstalls(const InstallPlaces &places) {
     std::vector<std::string> out;
     if (!places.localAppData.empty()) {
         const fs::path local = PathFromUtf8(places.localAppData);
-        for (const char *launcher : {"Roblox", "Bloxstrap", "Fishstrap"}) AddVersions(local / launcher / "Versions", out);
+        for (const char *launcher : {"Roblox", "Bloxstrap", "Fishstrap"})
+            AddVersions(local / launcher / "Versions", out);
     }
     for (const std::string &apps : places.applications)
         for (const char *app : {"RobloxStudio.app", "Roblox.app"})

@@ -10,9 +10,9 @@ namespace gamefmt::glue {
 
 // Where installs are looked for; CurrentInstallPlaces() reads them from the environment, tests make them up.
 struct InstallPlaces {
-    std::string localAppData;              // Windows %LOCALAPPDATA%: Roblox\Versions\*, Bloxstrap\Versions\*, Fishstrap\Versions\*
-    std::string home;                      // HOME (or USERPROFILE): ~/Applications, ~/.local/share, ~/.var/app
-    std::string xdgDataHome;               // XDG_DATA_HOME (default ~/.local/share): vinegar/versions/*
+    std::string localAppData; // Windows %LOCALAPPDATA%: Roblox\Versions\*, Bloxstrap\Versions\*, Fishstrap\Versions\*
+    std::string home;         // HOME (or USERPROFILE): ~/Applications, ~/.local/share, ~/.var/app
+    std::string xdgDataHome;  // XDG_DATA_HOME (default ~/.local/share): vinegar/versions/*
     std::vector<std::string> applications; // macOS application folders: RobloxStudio.app, Roblox.app
 };
 InstallPlaces CurrentInstallPlaces();

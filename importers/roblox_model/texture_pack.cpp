@@ -27,7 +27,8 @@ std::string *Slot(TexturePackMaps &maps, std::string_view name) {
 
 // "123" → "rbxassetid://123"; "rbxassetid://123" as it is; "0", blanks and anything else → "".
 std::string MapUri(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\n' || text.front() == '\r' || text.front() == '\t'))
+    while (!text.empty() &&
+           (text.front() == ' ' || text.front() == '\n' || text.front() == '\r' || text.front() == '\t'))
         text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r' || text.back() == '\t'))
         text.remove_suffix(1);
@@ -46,8 +47,8 @@ bool Parse(const std::uint8_t *data, std::size_t size, TexturePackMaps *out) {
     if (size == 0 || size > kMaxPackBytes || data == nullptr) return false;
     // "<roblox" at the start, or after an XML prolog (which Detect, made for models, does not skip).
     const std::string_view head(reinterpret_cast<const char *>(data), std::min<std::size_t>(size, 256));
-    if (Detect(data, size) != Encoding::Xml && (head.find("<?xml") == std::string_view::npos ||
-                                                head.find("<roblox") == std::string_view::npos))
+    if (Detect(data, size) != Encoding::Xml &&
+        (head.find("<?xml") == std::string_view::npos || head.find("<roblox") == std::string_view::npos))
         return false;
     pugi::xml_document doc;
     if (!doc.load_buffer(data, size, pugi::parse_default, pugi::encoding_utf8)) return false;

@@ -23,8 +23,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -43,7 +43,9 @@ using gamefmt::testing::HttpTestServer;
 
 const std::string kKey = "gamefmt-SENTINEL-key-7f3a9c1e";
 
-std::string Text(const std::vector<std::uint8_t> &bytes) { return std::string(bytes.begin(), bytes.end()); }
+std::string Text(const std::vector<std::uint8_t> &bytes) {
+    return std::string(bytes.begin(), bytes.end());
+}
 
 std::string Sha(const std::string &bytes) {
     Sha256 sha;
@@ -57,15 +59,15 @@ std::string Gzip(const std::string &bytes) {
 
 // How the fake answers for one id.
 struct Behaviour {
-    std::string bytes;              // what the CDN serves
+    std::string bytes; // what the CDN serves
     enum class Encoding { Plain, HeaderGzip, BodyGzip } encoding = Encoding::Plain;
-    std::vector<int> before;        // API statuses answered before the success (429, 503 …), one per request
-    int status = 200;               // the final API status
-    std::string body;               // the final API body when status != 200 (or a 200 without location)
-    int cdnFailures = 0;            // CDN 403s before it serves (an expired location)
-    bool cdnTruncateOnce = false;   // the first CDN answer is cut short
-    bool cdnStallOnce = false;      // the first CDN answer stalls after a few bytes
-    std::string location;           // a location other than our CDN
+    std::vector<int> before;      // API statuses answered before the success (429, 503 …), one per request
+    int status = 200;             // the final API status
+    std::string body;             // the final API body when status != 200 (or a 200 without location)
+    int cdnFailures = 0;          // CDN 403s before it serves (an expired location)
+    bool cdnTruncateOnce = false; // the first CDN answer is cut short
+    bool cdnStallOnce = false;    // the first CDN answer stalls after a few bytes
+    std::string location;         // a location other than our CDN
 };
 
 Behaviour Serve(std::string bytes) {
@@ -91,7 +93,8 @@ Behaviour After(std::vector<int> before, std::string bytes) {
 class FakeRoblox {
 public:
     std::map<std::string, Behaviour> assets;
-    std::string introspection = R"({"name":"test key","authorizedUserId":1,"scopes":[{"name":"legacy-asset","operations":["manage"]}],"enabled":true,"expired":false})";
+    std::string introspection =
+        R"({"name":"test key","authorizedUserId":1,"scopes":[{"name":"legacy-asset","operations":["manage"]}],"enabled":true,"expired":false})";
     int introspectionStatus = 200;
 
     FakeRoblox() : mServer([this](const HttpTestRequest &r) { return handle(r); }) {}
@@ -124,28 +127,37 @@ private:
     HttpTestReply handleApi(const HttpTestRequest &r, const std::string &id) {
         const auto key = r.headers.find("x-api-key");
         if (key == r.headers.end() || key->second != kKey)
-            return {401, {{"Content-Type", "application/json"}}, R"({"errors":[{"code":0,"message":"Invalid API Key"}]})"};
+            return {
+                401, {{"Content-Type", "application/json"}}, R"({"errors":[{"code":0,"message":"Invalid API Key"}]})"};
         const auto it = assets.find(id);
         if (it == assets.end())
-            return {404, {}, R"({"errors":[{"code":404,"message":"Requested asset was not found","customErrorCode":13}]})"};
+            return {
+                404, {}, R"({"errors":[{"code":404,"message":"Requested asset was not found","customErrorCode":13}]})"};
         Behaviour &b = it->second;
         std::size_t &calls = mApiCalls[id];
         if (calls < b.before.size()) {
             const int status = b.before[calls++];
             HttpTestReply reply{status, {}, R"({"errors":[{"code":0,"message":"Too many requests"}]})"};
-            if (status == 429) reply.headers = {{"retry-after", "1"}, {"x-ratelimit-limit", "1000, 1000;w=60"},
-                                                {"x-ratelimit-remaining", "0"}, {"x-ratelimit-reset", "1"}};
+            if (status == 429)
+                reply.headers = {{"retry-after", "1"},
+                                 {"x-ratelimit-limit", "1000, 1000;w=60"},
+                                 {"x-ratelimit-remaining", "0"},
+                                 {"x-ratelimit-reset", "1"}};
             return reply;
         }
         ++calls;
         if (b.status != 200 || !b.body.empty()) return {b.status, {}, b.body};
-        const std::string location = b.location.empty() ? base() + "/cdn/" + id + "?t=" + std::to_string(calls) : b.location;
-        return {200, {}, R"({"location":")" + location + R"(","requestId":"r)" + id +
-                             R"(","IsHashDynamic":false,"IsCopyrightProtected":false,"isArchived":false})"};
+        const std::string location =
+            b.location.empty() ? base() + "/cdn/" + id + "?t=" + std::to_string(calls) : b.location;
+        return {200,
+                {},
+                R"({"location":")" + location + R"(","requestId":"r)" + id +
+                    R"(","IsHashDynamic":false,"IsCopyrightProtected":false,"isArchived":false})"};
     }
 
     HttpTestReply handleCdn(const HttpTestRequest &r, const std::string &id) {
-        if (r.headers.count("x-api-key") != 0 || r.headers.count("cookie") != 0 || r.headers.count("authorization") != 0) {
+        if (r.headers.count("x-api-key") != 0 || r.headers.count("cookie") != 0 ||
+            r.headers.count("authorization") != 0) {
             mLeaks.push_back(r.path);
             return {500, {}, "credentials sent to the CDN"};
         }
@@ -219,7 +231,8 @@ TEST(AssetsFetch, DemoPlaceEveryIdOnceThenTheImportDrawsIt) {
     const fs::path scratch = ScratchDir("fetch-demo");
     const fs::path into = scratch / "assets dir \xC3\xBC"; // "assets dir ü": made by the fetch
     const std::string place = PathToUtf8(TestDataDir() / "demo-place.rbxl");
-    const std::vector<std::string> args = {"assets", "fetch", place, "--into", PathToUtf8(into), "--api-base",
+    const std::vector<std::string> args = {"assets",    "fetch",          place,
+                                           "--into",    PathToUtf8(into), "--api-base",
                                            fake.base(), "--api-key-file", PathToUtf8(KeyFile(scratch))};
     const CliResult first = Cli(args);
     ASSERT_EQ(first.code, 0) << first.err;
@@ -231,8 +244,7 @@ TEST(AssetsFetch, DemoPlaceEveryIdOnceThenTheImportDrawsIt) {
     // Each file is the asset's bytes (transport and in-body gzip undone), under the extension its content has.
     const std::map<std::string, std::string> stored = {
         {"1001", "1001.png"}, {"1002", "1002.png"}, {"555", "555.mesh"}, {"777", "777.mesh"}, {"3001", "3001.rbxm"}};
-    for (const auto &[id, name] : stored)
-        EXPECT_EQ(FileText(into / name), fake.assets[id].bytes) << name;
+    for (const auto &[id, name] : stored) EXPECT_EQ(FileText(into / name), fake.assets[id].bytes) << name;
     const std::vector<nlohmann::json> manifest = Manifest(into);
     ASSERT_EQ(manifest.size(), 5u);
     for (const nlohmann::json &line : manifest) {
@@ -369,10 +381,10 @@ TEST(AssetsFetch, TheImporterFollowsIndirectionsInAFolder) {
     EXPECT_EQ(found("rbxassetid://15000", K::TexturePack), Text(place.assets.at("15000")));
     EXPECT_EQ(found("rbxassetid://16000", K::Mesh), Text(place.assets.at("16001")));      // MeshPart asset → mesh
     EXPECT_EQ(found("rbxassetid://17000", K::Animation), Text(place.assets.at("17001"))); // package → sequence
-    EXPECT_EQ(found("rbxassetid://18000", K::Image), "(none)");                          // a cycle ends
-    EXPECT_EQ(found("rbxassetid://19000", K::Image), "(none)");                          // 4 hops: too far
-    EXPECT_EQ(found("rbxassetid://19001", K::Image), Text(place.assets.at("19004")));    // 3 hops: found
-    EXPECT_EQ(found("rbxassetid://12007", K::Mesh), "(none)"); // a Decal model names no mesh
+    EXPECT_EQ(found("rbxassetid://18000", K::Image), "(none)");                           // a cycle ends
+    EXPECT_EQ(found("rbxassetid://19000", K::Image), "(none)");                           // 4 hops: too far
+    EXPECT_EQ(found("rbxassetid://19001", K::Image), Text(place.assets.at("19004")));     // 3 hops: found
+    EXPECT_EQ(found("rbxassetid://12007", K::Mesh), "(none)");                            // a Decal model names no mesh
 }
 
 // One id per documented answer (§3), through the engine with quick backoff.
@@ -380,8 +392,8 @@ TEST(AssetsFetch, EachAnswerHasItsStatus) {
     FakeRoblox fake;
     const std::string png = Text(ReadBytes(TestDataDir() / "rbx-assets" / "1001.png"));
     const auto error403 = [](int code, const char *message) {
-        return Answer(403, std::string(R"({"errors":[{"code":403,"message":")") + message +
-                                R"(","customErrorCode":)" + std::to_string(code) + "}]}");
+        return Answer(403, std::string(R"({"errors":[{"code":403,"message":")") + message + R"(","customErrorCode":)" +
+                               std::to_string(code) + "}]}");
     };
     fake.assets["1"] = error403(1, "User is not authorized to access Asset.");
     fake.assets["8"] = error403(8, "Asset type does not match requested type");
@@ -402,7 +414,8 @@ TEST(AssetsFetch, EachAnswerHasItsStatus) {
     fake.assets["evil"] = Serve(png);
     fake.assets["evil"].location = "https://cdn.example.com/file";
     std::vector<cli::FetchItem> items;
-    for (const char *id : {"1", "8", "12", "22", "13", "409", "200", "500", "503", "429", "cdn", "cut", "stall", "big", "evil"})
+    for (const char *id :
+         {"1", "8", "12", "22", "13", "409", "200", "500", "503", "429", "cdn", "cut", "stall", "big", "evil"})
         items.push_back({id, "any"});
     // Ids are digits in real use; the fake takes any name, which keeps this table readable.
     const fs::path dir = ScratchDir("fetch-statuses");
@@ -412,13 +425,13 @@ TEST(AssetsFetch, EachAnswerHasItsStatus) {
     std::map<std::string, cli::FetchRecord> by;
     for (const cli::FetchRecord &r : report.records) by[r.id] = r;
     const std::map<std::string, std::string> want = {
-        {"1", "private"}, {"8", "wrong-type"}, {"12", "moderated"}, {"22", "archived"}, {"13", "missing"},
-        {"409", "error"}, {"200", "error"},   {"500", "network"},   {"503", "ok"},      {"429", "ok"},
-        {"cdn", "ok"},    {"cut", "ok"},      {"stall", "ok"},      {"big", "too-large"}, {"evil", "error"}};
+        {"1", "private"}, {"8", "wrong-type"}, {"12", "moderated"}, {"22", "archived"},   {"13", "missing"},
+        {"409", "error"}, {"200", "error"},    {"500", "network"},  {"503", "ok"},        {"429", "ok"},
+        {"cdn", "ok"},    {"cut", "ok"},       {"stall", "ok"},     {"big", "too-large"}, {"evil", "error"}};
     for (const auto &[id, status] : want) EXPECT_EQ(by[id].status, status) << id << ": " << by[id].error;
     EXPECT_EQ(by["1"].http, 403);
     EXPECT_NE(by["1"].error.find("User is not authorized"), std::string::npos);
-    EXPECT_EQ(fake.apiCalls("1"), 1u);   // final answers are not retried
+    EXPECT_EQ(fake.apiCalls("1"), 1u); // final answers are not retried
     EXPECT_EQ(fake.apiCalls("22"), 1u);
     EXPECT_EQ(fake.apiCalls("500"), 6u); // the try limit
     EXPECT_EQ(fake.apiCalls("503"), 3u);
@@ -428,7 +441,8 @@ TEST(AssetsFetch, EachAnswerHasItsStatus) {
     EXPECT_EQ(fake.cdnCalls("cdn"), 2u);
     EXPECT_EQ(fake.cdnCalls("evil"), 0u); // and nothing went to a foreign host
     EXPECT_NE(by["evil"].error.find("cdn.example.com"), std::string::npos);
-    for (const char *id : {"503", "429", "cdn", "cut", "stall"}) EXPECT_EQ(FileText(dir / (std::string(id) + ".png")), png) << id;
+    for (const char *id : {"503", "429", "cdn", "cut", "stall"})
+        EXPECT_EQ(FileText(dir / (std::string(id) + ".png")), png) << id;
     EXPECT_FALSE(report.complete());
     // Only complete files are on disk: no partial file, nothing for the failures.
     for (const auto &entry : fs::directory_iterator(dir)) {
@@ -532,8 +546,8 @@ TEST(AssetsFetch, TheKeyNeverComesFromTheCommandLineAndIsChecked) {
     EXPECT_EQ(argv.err.find(kKey), std::string::npos);
     EXPECT_TRUE(fake.requests().empty());
 
-    const std::vector<std::string> check = {"assets", "fetch", "--check-key", "--api-base", fake.base(),
-                                            "--api-key-file", PathToUtf8(KeyFile(dir))};
+    const std::vector<std::string> check = {"assets",    "fetch",          "--check-key",           "--api-base",
+                                            fake.base(), "--api-key-file", PathToUtf8(KeyFile(dir))};
     const CliResult fine = Cli(check);
     EXPECT_EQ(fine.code, 0) << fine.err;
     ASSERT_FALSE(fake.requests().empty());
@@ -567,14 +581,14 @@ TEST(AssetsFetch, CommandLineChecks) {
         args.insert(args.end(), extra.begin(), extra.end());
         return Cli(args).code;
     };
-    EXPECT_EQ(code({"--id", "1"}), 2);                                  // no --into
-    EXPECT_EQ(code({"--into", PathToUtf8(dir)}), 2);                    // nothing to fetch
-    EXPECT_EQ(code({"--into", PathToUtf8(dir), "--id", "12x"}), 2);     // not an id
+    EXPECT_EQ(code({"--id", "1"}), 2);                              // no --into
+    EXPECT_EQ(code({"--into", PathToUtf8(dir)}), 2);                // nothing to fetch
+    EXPECT_EQ(code({"--into", PathToUtf8(dir), "--id", "12x"}), 2); // not an id
     EXPECT_EQ(code({"--into", PathToUtf8(dir), "--id", "1", "--rate", "1001"}), 2);
     EXPECT_EQ(code({"--into", PathToUtf8(dir), "--id", "1", "--jobs", "0"}), 2);
     EXPECT_EQ(code({"--into", PathToUtf8(dir), "--id", "1", "--api-base", "http://example.com"}), 2); // plain http
-    const CliResult none = Cli({"assets", "fetch", "--id", "1", "--into", PathToUtf8(dir), "--api-key-file",
-                                PathToUtf8(dir / "no-such-key")});
+    const CliResult none = Cli(
+        {"assets", "fetch", "--id", "1", "--into", PathToUtf8(dir), "--api-key-file", PathToUtf8(dir / "no-such-key")});
     EXPECT_EQ(none.code, 2);
 }
 
@@ -584,9 +598,9 @@ TEST(AssetsFetch, IdsFromAListAndTheCommandLine) {
     const fs::path dir = ScratchDir("fetch-list");
     WriteText(dir / "ids.txt", "# from gamefmt assets --missing\n\n301\nrbxassetid://302\r\n"
                                "https://www.roblox.com/asset/?id=303\nnot-an-id\n301\n");
-    const CliResult run = Cli({"assets", "fetch", "--from-list", PathToUtf8(dir / "ids.txt"), "--id", "304", "--into",
-                               PathToUtf8(dir / "out"), "--api-base", fake.base(), "--api-key-file",
-                               PathToUtf8(KeyFile(dir))});
+    const CliResult run =
+        Cli({"assets", "fetch", "--from-list", PathToUtf8(dir / "ids.txt"), "--id", "304", "--into",
+             PathToUtf8(dir / "out"), "--api-base", fake.base(), "--api-key-file", PathToUtf8(KeyFile(dir))});
     EXPECT_EQ(run.code, 0) << run.err;
     EXPECT_NE(run.out.find("fetched 4,"), std::string::npos) << run.out;
     EXPECT_NE(run.err.find("not an asset id: not-an-id"), std::string::npos) << run.err;
@@ -678,7 +692,8 @@ TEST(AssetsWhere, MadeUpInstallsResolveRbxassetPaths) {
     const fs::path windows = root / "local" / "Roblox" / "Versions" / "version-1";
     fs::create_directories(sober / "content" / "fonts");
     fs::create_directories(windows / "content" / "textures");
-    fs::copy_file(TestDataDir() / "rbx-assets" / "content" / "fonts" / "hat.mesh", sober / "content" / "fonts" / "hat.mesh");
+    fs::copy_file(TestDataDir() / "rbx-assets" / "content" / "fonts" / "hat.mesh",
+                  sober / "content" / "fonts" / "hat.mesh");
     const ScopedEnv home("HOME", PathToUtf8(root / "home").c_str());
     const ScopedEnv profile("USERPROFILE", PathToUtf8(root / "home").c_str());
     const ScopedEnv xdg("XDG_DATA_HOME", nullptr);

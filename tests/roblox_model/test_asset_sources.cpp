@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gamefmt {
@@ -42,8 +43,8 @@ TEST(RbxTexturePack, MapsAreReadFromTheXml) {
 TEST(RbxTexturePack, ModelsAndGarbageAreNotPacks) {
     EXPECT_FALSE(Pack("<roblox version=\"4\"><Item class=\"Part\" referent=\"R\"></Item></roblox>")); // a model
     EXPECT_FALSE(Pack("<roblox><color>1</color><Item class=\"Part\"/></roblox>"));
-    EXPECT_FALSE(Pack("<roblox></roblox>"));          // no maps
-    EXPECT_FALSE(Pack("<roblox><color>1</color>"));   // cut short
+    EXPECT_FALSE(Pack("<roblox></roblox>"));        // no maps
+    EXPECT_FALSE(Pack("<roblox><color>1</color>")); // cut short
     EXPECT_FALSE(Pack("<texturepack><color>1</color></texturepack>"));
     EXPECT_FALSE(Pack(std::string("<roblox!\x89\xff\r\n\x1a\n", 14)));
     EXPECT_FALSE(Pack("<roblox><color>1</color></roblox>" + std::string(70000, ' '))); // larger than any pack
@@ -59,13 +60,13 @@ void MakeInstall(const fs::path &dir, const char *content = "content") {
 TEST(RbxInstalls, FoundWhereEachLauncherPutsThem) {
     const fs::path root = test::ScratchDir("rbx-installs");
     const fs::path local = root / "AppData Local \xC3\xBC"; // "AppData Local ü"
+    // "old" is made first, "new" later: the folders' own times order them (setting a folder's time is refused
+    // under Wine, so the test does not).
     MakeInstall(local / "Roblox" / "Versions" / "version-old");
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
     MakeInstall(local / "Roblox" / "Versions" / "version-new");
     fs::create_directories(local / "Roblox" / "Versions" / "version-empty"); // no content folder: not an install
     MakeInstall(local / "Bloxstrap" / "Versions" / "version-b", "PlatformContent");
-    const auto now = fs::file_time_type::clock::now();
-    fs::last_write_time(local / "Roblox" / "Versions" / "version-old", now - std::chrono::hours(48));
-    fs::last_write_time(local / "Roblox" / "Versions" / "version-new", now - std::chrono::hours(1));
     MakeInstall(root / "Applications" / "RobloxStudio.app" / "Contents" / "Resources");
     const fs::path home = root / "home";
     MakeInstall(home / ".local" / "share" / "vinegar" / "versions" / "version-v");
@@ -77,14 +78,14 @@ TEST(RbxInstalls, FoundWhereEachLauncherPutsThem) {
     places.home = PathToUtf8(home);
     places.applications = {PathToUtf8(root / "Applications"), PathToUtf8(root / "no-such-folder")};
     const std::vector<std::string> found = glue::FindRobloxInstalls(places);
-    const std::vector<fs::path> want = {
-        local / "Roblox" / "Versions" / "version-new", // newest first
-        local / "Roblox" / "Versions" / "version-old",
-        local / "Bloxstrap" / "Versions" / "version-b",
-        root / "Applications" / "RobloxStudio.app" / "Contents" / "Resources",
-        home / ".local" / "share" / "vinegar" / "versions" / "version-v",
-        home / ".var" / "app" / "org.vinegarhq.Vinegar" / "data" / "vinegar" / "versions" / "version-f",
-        home / ".var" / "app" / "org.vinegarhq.Sober" / "data" / "sober" / "assets"};
+    const std::vector<fs::path> want = {local / "Roblox" / "Versions" / "version-new", // newest first
+                                        local / "Roblox" / "Versions" / "version-old",
+                                        local / "Bloxstrap" / "Versions" / "version-b",
+                                        root / "Applications" / "RobloxStudio.app" / "Contents" / "Resources",
+                                        home / ".local" / "share" / "vinegar" / "versions" / "version-v",
+                                        home / ".var" / "app" / "org.vinegarhq.Vinegar" / "data" / "vinegar" /
+                                            "versions" / "version-f",
+                                        home / ".var" / "app" / "org.vinegarhq.Sober" / "data" / "sober" / "assets"};
     ASSERT_EQ(found.size(), want.size());
     for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(PathFromUtf8(found[i]), want[i]) << i;
 

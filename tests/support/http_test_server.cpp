@@ -23,8 +23,12 @@ namespace {
 
 #ifdef _WIN32
 using Socket = SOCKET;
-void CloseSocket(long long s) { closesocket(static_cast<SOCKET>(s)); }
-void Shutdown(long long s) { shutdown(static_cast<SOCKET>(s), SD_BOTH); }
+void CloseSocket(long long s) {
+    closesocket(static_cast<SOCKET>(s));
+}
+void Shutdown(long long s) {
+    shutdown(static_cast<SOCKET>(s), SD_BOTH);
+}
 struct WinsockInit {
     WinsockInit() {
         WSADATA data;
@@ -33,8 +37,12 @@ struct WinsockInit {
 };
 #else
 using Socket = int;
-void CloseSocket(long long s) { close(static_cast<int>(s)); }
-void Shutdown(long long s) { shutdown(static_cast<int>(s), SHUT_RDWR); }
+void CloseSocket(long long s) {
+    close(static_cast<int>(s));
+}
+void Shutdown(long long s) {
+    shutdown(static_cast<int>(s), SHUT_RDWR);
+}
 #endif
 
 double Now() {
@@ -71,7 +79,8 @@ bool ReadRequest(long long s, std::string &buffer, HttpTestRequest &request) {
     request.path = first.substr(sp1 + 1, sp2 - sp1 - 1);
     while (lineEnd != std::string::npos) {
         const std::size_t next = head.find("\r\n", lineEnd + 2);
-        const std::string line = head.substr(lineEnd + 2, next == std::string::npos ? std::string::npos : next - lineEnd - 2);
+        const std::string line =
+            head.substr(lineEnd + 2, next == std::string::npos ? std::string::npos : next - lineEnd - 2);
         lineEnd = next;
         const std::size_t colon = line.find(':');
         if (colon == std::string::npos) continue;

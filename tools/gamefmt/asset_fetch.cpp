@@ -72,8 +72,8 @@ bool IsLoopback(const std::string &host) {
 }
 
 bool HostIs(const std::string &host, const std::string &domain) {
-    return host == domain ||
-           (host.size() > domain.size() && host.compare(host.size() - domain.size() - 1, std::string::npos, "." + domain) == 0);
+    return host == domain || (host.size() > domain.size() &&
+                              host.compare(host.size() - domain.size() - 1, std::string::npos, "." + domain) == 0);
 }
 
 // ---------------------------------------------------------------- JSON answers
@@ -92,8 +92,8 @@ std::string StringMember(const nlohmann::json &object, const char *name) {
 }
 
 struct ApiError {
-    long code = -1;       // customErrorCode, -1 when absent
-    std::string gateway;  // a string code ("INSUFFICIENT_SCOPE") when the body has one
+    long code = -1;      // customErrorCode, -1 when absent
+    std::string gateway; // a string code ("INSUFFICIENT_SCOPE") when the body has one
     std::string message;
 };
 
@@ -103,7 +103,8 @@ ApiError FirstError(const nlohmann::json &body) {
     const nlohmann::json *first = errors != nullptr && errors->is_array() && !errors->empty() ? &(*errors)[0] : &body;
     if (const nlohmann::json *c = Member(*first, "customErrorCode"); c != nullptr && c->is_number_integer())
         e.code = c->get<long>();
-    if (const nlohmann::json *c = Member(*first, "code"); c != nullptr && c->is_string()) e.gateway = c->get<std::string>();
+    if (const nlohmann::json *c = Member(*first, "code"); c != nullptr && c->is_string())
+        e.gateway = c->get<std::string>();
     if (const nlohmann::json *c = Member(*first, "error"); c != nullptr && c->is_string() && e.gateway.empty())
         e.gateway = c->get<std::string>();
     e.message = StringMember(*first, "message");
@@ -163,7 +164,8 @@ public:
             {
                 std::lock_guard<std::mutex> lock(mMutex);
                 const Clock::time_point now = Clock::now();
-                mTokens = std::min(mCapacity, mTokens + std::chrono::duration<double>(now - mLast).count() * mPerSecond);
+                mTokens =
+                    std::min(mCapacity, mTokens + std::chrono::duration<double>(now - mLast).count() * mPerSecond);
                 mLast = now;
                 if (now < mPausedUntil) {
                     wait = std::chrono::duration<double>(mPausedUntil - now).count();
@@ -223,7 +225,8 @@ private:
     Step askCdn(Worker &w, std::string &url, FetchRecord &r, std::vector<std::uint8_t> &bytes, double &wait);
     bool decode(std::vector<std::uint8_t> &bytes, FetchRecord &r) const;
     bool store(const std::vector<std::uint8_t> &bytes, FetchRecord &r);
-    void follow(const std::vector<std::uint8_t> &bytes, const Job &job, FetchRecord &r, std::vector<Job> &children) const;
+    void follow(const std::vector<std::uint8_t> &bytes, const Job &job, FetchRecord &r,
+                std::vector<Job> &children) const;
     void finish(FetchRecord record, std::vector<Job> children);
     bool sleepFor(double seconds) const;
     double backoff(Worker &w, unsigned attempt) const;
@@ -236,8 +239,8 @@ private:
     std::mutex mMutex;
     std::condition_variable mChanged;
     std::deque<Job> mQueue;
-    std::set<std::string> mSeen;                  // ids queued or done (each id once per run)
-    std::map<std::string, std::string> mPresent;  // id → file name already in the folder
+    std::set<std::string> mSeen;                 // ids queued or done (each id once per run)
+    std::map<std::string, std::string> mPresent; // id → file name already in the folder
     std::size_t mActive = 0;
     std::atomic<bool> mBadKey{false};
     std::atomic<std::size_t> mApiRequests{0}, mCdnRequests{0};
@@ -251,8 +254,10 @@ bool Fetcher::stopped() const {
 
 // A transfer given up because the run stops: a bad key is reported per id; a cancelled one leaves no record.
 bool Fetcher::abandon(FetchRecord &r) const {
-    r = FetchRecord{r.id, r.kind, mBadKey ? "bad-key" : "", r.http, 0, {}, {}, {}, r.from, r.depth, {},
-                    mBadKey ? "not tried: the API refused the key" : ""};
+    r = FetchRecord{r.id,    r.kind, mBadKey ? "bad-key" : "",
+                    r.http,  0,      {},
+                    {},      {},     r.from,
+                    r.depth, {},     mBadKey ? "not tried: the API refused the key" : ""};
     return false;
 }
 
@@ -297,7 +302,8 @@ void Fetcher::scanFolder() {
             continue;
         }
         const std::string id = name.substr(0, name.find('.'));
-        if (id.empty() || id.size() > 20 || !std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        if (id.empty() || id.size() > 20 ||
+            !std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
             continue;
         if (!it->is_regular_file(ec)) continue;
         auto [at, added] = mPresent.emplace(id, name);
@@ -362,7 +368,8 @@ void Fetcher::finish(FetchRecord record, std::vector<Job> children) {
             skipped.from = child.from;
             skipped.depth = child.depth;
             skipped.status = "skipped";
-            skipped.error = "more than " + std::to_string(mOptions.maxDepth) + " hops from what was asked for (--max-depth)";
+            skipped.error =
+                "more than " + std::to_string(mOptions.maxDepth) + " hops from what was asked for (--max-depth)";
             mReport.counts[skipped.status]++;
             if (mManifest) mManifest << FetchRecordLine(skipped) << '\n';
             mReport.records.push_back(std::move(skipped));
@@ -451,8 +458,7 @@ bool Fetcher::download(Worker &w, const Job &job, FetchRecord &r, std::vector<st
                 r.error = "the download gave up after " + std::to_string(mOptions.maxTries) + " tries: " + r.error;
                 return false;
             }
-            if (step == Step::Retry && !sleepFor(wait > 0 ? wait : backoff(w, attempt)))
-                return abandon(r);
+            if (step == Step::Retry && !sleepFor(wait > 0 ? wait : backoff(w, attempt))) return abandon(r);
         }
         if (step == Step::Ok) return true;
         if (step != Step::Expired) return false;
@@ -508,10 +514,10 @@ Step Fetcher::askApi(Worker &w, const Job &job, FetchRecord &r, std::string &loc
         return Step::Retry;
     }
     const nlohmann::json *archived = Member(body, "isArchived");
-    if (archived != nullptr && archived->is_boolean() && archived->get<bool>()) return r.status = "archived", Step::Final;
+    if (archived != nullptr && archived->is_boolean() && archived->get<bool>())
+        return r.status = "archived", Step::Final;
     r.status = StatusOfCode(e.code);
-    if (r.status.empty())
-        r.status = response.status == 403 ? "private" : response.status == 404 ? "missing" : "error";
+    if (r.status.empty()) r.status = response.status == 403 ? "private" : response.status == 404 ? "missing" : "error";
     if (r.status == "error" && response.status >= 200 && response.status < 300)
         r.error = "the API's answer names no location";
     return Step::Final;
@@ -547,7 +553,8 @@ Step Fetcher::askCdn(Worker &w, std::string &url, FetchRecord &r, std::vector<st
             continue;
         }
         if (s == 403 || s == 404 || s == 410) return r.error = "CDN HTTP " + std::to_string(s), Step::Expired;
-        if (s == 429 || s >= 500) return wait = WaitAsked(response), r.error = "CDN HTTP " + std::to_string(s), Step::Retry;
+        if (s == 429 || s >= 500)
+            return wait = WaitAsked(response), r.error = "CDN HTTP " + std::to_string(s), Step::Retry;
         if (s < 200 || s >= 300) return r.status = "error", r.error = "CDN HTTP " + std::to_string(s), Step::Final;
         bytes = std::move(response.body);
         return Step::Ok;
@@ -599,7 +606,8 @@ bool Fetcher::store(const std::vector<std::uint8_t> &bytes, FetchRecord &r) {
             return r.status = "error", r.error = "cannot write " + partial, false;
         }
     }
-    if (std::string error = ReplaceFile(partial, final); !error.empty()) return r.status = "error", r.error = error, false;
+    if (std::string error = ReplaceFile(partial, final); !error.empty())
+        return r.status = "error", r.error = error, false;
     {
         std::lock_guard<std::mutex> lock(mMutex);
         const auto old = mPresent.find(r.id);
@@ -623,8 +631,8 @@ void Fetcher::follow(const std::vector<std::uint8_t> &bytes, const Job &job, Fet
     std::vector<std::pair<std::string, std::string>> named; // (uri, kind)
     if (r.format == "texturepack") {
         if (const auto maps = rbx::ReadTexturePack(bytes.data(), bytes.size()))
-            for (const std::string *uri : {&maps->color, &maps->normal, &maps->metalness, &maps->roughness,
-                                           &maps->emissive, &maps->height})
+            for (const std::string *uri :
+                 {&maps->color, &maps->normal, &maps->metalness, &maps->roughness, &maps->emissive, &maps->height})
                 if (!uri->empty()) named.emplace_back(*uri, "surface map");
     } else if (r.format == "rbxm" || r.format == "rbxmx") {
         try {
@@ -657,7 +665,8 @@ bool HasAssetScope(const nlohmann::json &answer) {
             if (v.is_string() && v.get<std::string>() == "legacy-asset") named = true;
             if (v.is_array())
                 for (const nlohmann::json &op : v)
-                    if (op.is_string() && (op.get<std::string>() == "manage" || op.get<std::string>() == "legacy-asset:manage"))
+                    if (op.is_string() &&
+                        (op.get<std::string>() == "manage" || op.get<std::string>() == "legacy-asset:manage"))
                         manage = true;
         }
         if (named && manage) return true;
@@ -680,8 +689,8 @@ std::string CheckApiKey(const FetchOptions &options, std::string &warning) {
     request.stallSeconds = options.stallSeconds;
     const HttpResponse response = http.perform(request);
     const auto scrub = [&](std::string text) {
-        for (std::size_t at = options.apiKey.empty() ? std::string::npos : text.find(options.apiKey); at != std::string::npos;
-             at = text.find(options.apiKey, at))
+        for (std::size_t at = options.apiKey.empty() ? std::string::npos : text.find(options.apiKey);
+             at != std::string::npos; at = text.find(options.apiKey, at))
             text.replace(at, options.apiKey.size(), "<key>");
         return text.size() > 200 ? text.substr(0, 200) : text;
     };
@@ -703,9 +712,11 @@ std::string CheckApiKey(const FetchOptions &options, std::string &warning) {
     }
     const std::string name = scrub(StringMember(body, "name"));
     const std::string which = name.empty() ? "the API key" : "the API key '" + name + "'";
-    if (const nlohmann::json *enabled = Member(body, "enabled"); enabled != nullptr && enabled->is_boolean() && !enabled->get<bool>())
+    if (const nlohmann::json *enabled = Member(body, "enabled");
+        enabled != nullptr && enabled->is_boolean() && !enabled->get<bool>())
         return which + " is disabled: enable it in Creator Dashboard → Open Cloud → API Keys";
-    if (const nlohmann::json *expired = Member(body, "expired"); expired != nullptr && expired->is_boolean() && expired->get<bool>())
+    if (const nlohmann::json *expired = Member(body, "expired");
+        expired != nullptr && expired->is_boolean() && expired->get<bool>())
         return which + " has expired (" + scrub(StringMember(body, "expirationTimeUtc")) +
                "): create a new key, or set a later expiration in Creator Dashboard → Open Cloud → API Keys";
     if (!HasAssetScope(body))

@@ -1,9 +1,9 @@
-// `gamefmt assets fetch` (docs/roblox-assets.md "Getting the assets"; the protocol: docs/formats/roblox-asset-delivery.md):
-// asset ids → files in an asset folder, through Roblox's Open Cloud asset delivery API with the user's own API key.
-// Two steps per id: the API answers with a temporary CDN location (the key goes to the API host only), the CDN
-// serves the bytes (no key). Files are staged and renamed when complete; ids already in the folder are not fetched
-// again; what a fetched model or TexturePack names is followed (a few hops); one JSON line per id goes to the
-// folder's manifest. Never used by an importer: importing stays offline.
+// `gamefmt assets fetch` (docs/roblox-assets.md "Getting the assets"; the protocol:
+// docs/formats/roblox-asset-delivery.md): asset ids → files in an asset folder, through Roblox's Open Cloud asset
+// delivery API with the user's own API key. Two steps per id: the API answers with a temporary CDN location (the key
+// goes to the API host only), the CDN serves the bytes (no key). Files are staged and renamed when complete; ids
+// already in the folder are not fetched again; what a fetched model or TexturePack names is followed (a few hops); one
+// JSON line per id goes to the folder's manifest. Never used by an importer: importing stays offline.
 #pragma once
 
 #include <atomic>
@@ -16,23 +16,22 @@
 namespace gamefmt::cli {
 
 struct FetchOptions {
-    std::string into;                              // the asset folder (UTF-8; made when missing)
-    std::string apiBase = "https://apis.roblox.com"; // scheme://host[:port][/prefix], no trailing '/'
-    std::string apiKey;                            // never printed, logged or written
-    unsigned jobs = 4;                             // transfers in flight
-    unsigned ratePerMinute = 900;                  // API requests in any 60 s, at most (1000 is Roblox's limit)
-    bool refresh = false;                          // fetch ids the folder already has
-    unsigned maxDepth = 3;                         // hops followed from what was asked for
+    std::string into;                                 // the asset folder (UTF-8; made when missing)
+    std::string apiBase = "https://apis.roblox.com";  // scheme://host[:port][/prefix], no trailing '/'
+    std::string apiKey;                               // never printed, logged or written
+    unsigned jobs = 4;                                // transfers in flight
+    unsigned ratePerMinute = 900;                     // API requests in any 60 s, at most (1000 is Roblox's limit)
+    bool refresh = false;                             // fetch ids the folder already has
+    unsigned maxDepth = 3;                            // hops followed from what was asked for
     std::uint64_t maxBytes = std::uint64_t(64) << 20; // per asset, as received and as decoded
-    std::string caFile;                            // CA bundle instead of the system's
+    std::string caFile;                               // CA bundle instead of the system's
     long connectTimeoutMs = 10000;
     long stallSeconds = 30;
-    unsigned maxTries = 6;                         // per request, for 429, 5xx and network failures
-    double backoffSeconds = 1.0;                   // first backoff (doubled per try, full jitter)
+    unsigned maxTries = 6;       // per request, for 429, 5xx and network failures
+    double backoffSeconds = 1.0; // first backoff (doubled per try, full jitter)
     double backoffCapSeconds = 60.0;
     // Called after each id is done (from a worker thread, one call at a time).
-    std::function<void(std::size_t done, std::size_t known, const std::map<std::string, std::size_t> &counts)>
-        progress;
+    std::function<void(std::size_t done, std::size_t known, const std::map<std::string, std::size_t> &counts)> progress;
     const std::atomic<bool> *cancel = nullptr; // set by the caller to stop early (ids not yet started: not written)
 };
 
@@ -49,16 +48,16 @@ struct FetchRecord {
     // ok, present, private, archived, moderated, restricted, missing, wrong-type, rate-limited, bad-key, network,
     // too-large, error, skipped (deeper than maxDepth; not fetched)
     std::string status;
-    long http = 0;               // the API's HTTP status (0: no request made)
-    std::uint64_t bytes = 0;     // the file's size
-    std::string sha256;          // of the file
-    std::string file;            // its name in the folder
-    std::string format;          // sniffed: mesh, png, jpg, gif, webp, rbxm, rbxmx, texturepack, ktx, ktx2, ogg, mp3,
-                                 // hls, unknown
-    std::string from;            // the id whose file named this one ("" for what was asked for)
+    long http = 0;           // the API's HTTP status (0: no request made)
+    std::uint64_t bytes = 0; // the file's size
+    std::string sha256;      // of the file
+    std::string file;        // its name in the folder
+    std::string format;      // sniffed: mesh, png, jpg, gif, webp, rbxm, rbxmx, texturepack, ktx, ktx2, ogg, mp3,
+                             // hls, unknown
+    std::string from;        // the id whose file named this one ("" for what was asked for)
     unsigned depth = 0;
     std::vector<std::string> leadsTo; // ids this file names
-    std::string error;           // why, for statuses other than ok and present; a note for ok (KTX)
+    std::string error;                // why, for statuses other than ok and present; a note for ok (KTX)
 };
 
 struct FetchReport {

@@ -146,8 +146,10 @@ bool ReadList(const std::string &path, std::vector<FetchItem> &items, std::ostre
         if (text.empty() || text[0] == '#') continue;
         glue::RbxContentKey key = glue::ParseContentUri(text);
         if (key.kind != glue::RbxContentKey::Kind::Id) key = glue::ParseContentUri("rbxassetid://" + text);
-        if (key.kind == glue::RbxContentKey::Kind::Id) items.push_back({key.value, "any"});
-        else err << "gamefmt assets fetch: " << path << ": not an asset id: " << OneLine(text) << '\n';
+        if (key.kind == glue::RbxContentKey::Kind::Id)
+            items.push_back({key.value, "any"});
+        else
+            err << "gamefmt assets fetch: " << path << ": not an asset id: " << OneLine(text) << '\n';
     }
     return true;
 }

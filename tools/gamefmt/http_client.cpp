@@ -114,6 +114,8 @@ HttpResponse HttpClient::perform(const HttpRequest &request) {
     return response;
 }
 
-std::string HttpLibraryVersion() { return curl_version(); }
+std::string HttpLibraryVersion() {
+    return curl_version();
+}
 
 } // namespace gamefmt::cli

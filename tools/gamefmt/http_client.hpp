@@ -15,12 +15,12 @@ struct HttpRequest {
     std::string url;
     std::vector<std::string> headers; // "Name: value"
     bool post = false;
-    std::string body;                                  // for a POST
-    std::uint64_t maxBytes = std::uint64_t(64) << 20;  // the body is cut (TooLarge) past this, decoded
+    std::string body;                                 // for a POST
+    std::uint64_t maxBytes = std::uint64_t(64) << 20; // the body is cut (TooLarge) past this, decoded
     long connectTimeoutMs = 10000;
-    long stallSeconds = 30;     // fail when fewer than 1 byte a second arrives for this long
+    long stallSeconds = 30; // fail when fewer than 1 byte a second arrives for this long
     long totalTimeoutMs = 300000;
-    std::string caFile;         // a CA bundle to verify against instead of the system's; empty: the system's
+    std::string caFile; // a CA bundle to verify against instead of the system's; empty: the system's
 };
 
 struct HttpResponse {
