@@ -60,8 +60,18 @@ std::vector<std::uint8_t> ReadAll(Assimp::IOSystem *io, const std::string &path,
 bool FileExists(Assimp::IOSystem *io, const std::string &path) noexcept {
     try {
         // Assimp 5.3 and 5.4 decide DefaultIOSystem::Exists from stat()'s buffer even when stat() failed, so a
-        // missing file "exists" at random: only a file that also opens is there.
-        return io != nullptr && io->Exists(path.c_str()) && OpenForRead(io, path) != nullptr;
+        // missing file "exists" at random: only a file that also opens is there. Opening is not proof either: an
+        // importer's FileSystemFilter that fails to open DIR/NAME tries NAME in the model's own folder, so a missing
+        // side file opens as its namesake there. So when the file's folder is on disk, the disk decides whether
+        // the file is there; only folders the disk does not have (archives, virtual file systems) are left to the
+        // IOSystem alone.
+        if (io == nullptr) return false;
+        std::error_code ec;
+        const std::filesystem::path onDisk = PathFromUtf8(path);
+        if (onDisk.has_parent_path() && std::filesystem::is_directory(onDisk.parent_path(), ec) &&
+            !std::filesystem::exists(onDisk, ec))
+            return false;
+        return io->Exists(path.c_str()) && OpenForRead(io, path) != nullptr;
     } catch (...) {
         return false;
     }
