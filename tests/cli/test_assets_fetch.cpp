@@ -204,8 +204,29 @@ std::vector<nlohmann::json> Manifest(const fs::path &dir) {
 }
 
 std::string FileText(const fs::path &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return Text(ReadBytes(path));
+}
+
+// The bytes of the embedded texture a material uses for `type`, or "(none)".
+std::string TextureBytes(const aiScene &scene, const aiMaterial &m, aiTextureType type) {
+    aiString path;
+    if (m.GetTexture(type, 0, &path) != AI_SUCCESS || path.length < 2 || path.data[0] != '*') return "(none)";
+    const unsigned i = static_cast<unsigned>(std::stoul(path.C_Str() + 1));
+    if (i >= scene.mNumTextures || scene.mTextures[i]->mHeight != 0) return "(none)";
+    return std::string(reinterpret_cast<const char *>(scene.mTextures[i]->pcData), scene.mTextures[i]->mWidth);
+}
+
+// The x extent of the first mesh on the node `name`.
+float MeshWidth(const aiScene &scene, const char *name) {
+    const aiNode *node = scene.mRootNode->FindNode(name);
+    if (node == nullptr || node->mNumMeshes == 0) return -1;
+    const aiMesh *mesh = scene.mMeshes[node->mMeshes[0]];
+    float lo = 1e30f, hi = -1e30f;
+    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
+        lo = std::min(lo, mesh->mVertices[v].x);
+        hi = std::max(hi, mesh->mVertices[v].x);
+    }
+    return hi - lo;
 }
 
 // The demo place's ids and the files testdata/rbx-assets holds for them (the oracle: what the fetch must produce).
@@ -352,6 +373,18 @@ TEST(AssetsFetch, AssetHeavyPlaceFollowsEveryIndirectionOnce) {
     for (const std::string &id : place.images) expected.insert(Text(place.assets.at(id)));
     EXPECT_EQ(embedded.size(), expected.size());
     EXPECT_EQ(embedded, expected);
+    // Each derived material and mesh is the one its own source names: the TexturePack part's four maps are the pack's
+    // 15001..15004 in their slots; the MeshPart-asset part shows 16001 (a triangle 7.5 wide), not a 1-wide 10000
+    // (Mesh0: its size equals its InitialSize, so both keep the asset's own extent).
+    const aiNode *packed = imported.scene->mRootNode->FindNode(place.packPart.c_str());
+    ASSERT_TRUE(packed != nullptr && packed->mNumMeshes == 1);
+    const aiMaterial &pm = *imported.scene->mMaterials[imported.scene->mMeshes[packed->mMeshes[0]]->mMaterialIndex];
+    EXPECT_EQ(TextureBytes(*imported.scene, pm, aiTextureType_DIFFUSE), Text(place.assets.at("15001")));
+    EXPECT_EQ(TextureBytes(*imported.scene, pm, aiTextureType_NORMALS), Text(place.assets.at("15002")));
+    EXPECT_EQ(TextureBytes(*imported.scene, pm, aiTextureType_METALNESS), Text(place.assets.at("15003")));
+    EXPECT_EQ(TextureBytes(*imported.scene, pm, aiTextureType_DIFFUSE_ROUGHNESS), Text(place.assets.at("15004")));
+    EXPECT_FLOAT_EQ(MeshWidth(*imported.scene, "Mesh0"), 1.0f);
+    EXPECT_FLOAT_EQ(MeshWidth(*imported.scene, "Wrapped"), 7.5f);
     std::size_t notFound = 0;
     for (const std::string &line : imported.log) {
         EXPECT_EQ(line.find("placeholder"), std::string::npos) << line;

@@ -143,6 +143,18 @@ std::string StatusOfCode(long code) {
     }
 }
 
+// Server text made fit to print: the key (should a server echo it) replaced by "<key>", control characters by
+// spaces, at most 300 bytes.
+std::string ScrubKey(std::string text, const std::string &key) {
+    if (!key.empty())
+        for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at))
+            text.replace(at, key.size(), "<key>");
+    for (char &c : text)
+        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    if (text.size() > 300) text = text.substr(0, 300) + "...";
+    return text;
+}
+
 // ---------------------------------------------------------------- the shared request budget
 
 // A token bucket shared by every worker: `capacity` requests at once, refilled so that no 60 s window holds more than
@@ -262,14 +274,7 @@ bool Fetcher::abandon(FetchRecord &r) const {
 }
 
 std::string Fetcher::scrub(std::string text) const {
-    const std::string &key = mOptions.apiKey;
-    if (!key.empty())
-        for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at))
-            text.replace(at, key.size(), "<key>");
-    for (char &c : text)
-        if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-    if (text.size() > 300) text = text.substr(0, 300) + "…";
-    return text;
+    return ScrubKey(std::move(text), mOptions.apiKey);
 }
 
 bool Fetcher::sleepFor(double seconds) const {
@@ -688,12 +693,7 @@ std::string CheckApiKey(const FetchOptions &options, std::string &warning) {
     request.connectTimeoutMs = options.connectTimeoutMs;
     request.stallSeconds = options.stallSeconds;
     const HttpResponse response = http.perform(request);
-    const auto scrub = [&](std::string text) {
-        for (std::size_t at = options.apiKey.empty() ? std::string::npos : text.find(options.apiKey);
-             at != std::string::npos; at = text.find(options.apiKey, at))
-            text.replace(at, options.apiKey.size(), "<key>");
-        return text.size() > 200 ? text.substr(0, 200) : text;
-    };
+    const auto scrub = [&](std::string text) { return ScrubKey(std::move(text), options.apiKey); };
     if (response.failure != HttpResponse::Failure::None) {
         warning = "could not check the API key (" + scrub(response.error) + "); fetching anyway";
         return {};
