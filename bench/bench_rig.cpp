@@ -2,10 +2,11 @@
 // generated R15-like rig (testdata/demo-rig.rbxm's rig), Linear. Our importer reading the .rbxm (rigs and
 // aiAnimations built: time and heap per key), our glTF writer writing it, and Assimp's own glTF importer reading
 // that glb back: the same keys side by side. Results in docs/performance.md.
+#include "assimp_glue/roblox_model/anim_export.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/gamefmt.hpp"
-#include "importers/roblox_model/animation.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/motion/rigs.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -171,5 +173,45 @@ void BM_AssimpGltfAnimationImport(benchmark::State &state) {
     Report(state, keys, heap, glb.size());
 }
 BENCHMARK(BM_AssimpGltfAnimationImport)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
+
+// Animations back to Roblox with one channel of N keys (issue #39): the scene of a short sequence whose first joint
+// channel is replaced by N keys at 30 per second. Sampling keeps a cursor per channel, so the time is linear in N
+// (it scanned the keys from the start for every sample before: quadratic, about an hour at 100,000 keys).
+void BM_RbxAnimationExportLongChannel(benchmark::State &state) {
+    const auto n = static_cast<unsigned>(state.range(0));
+    const std::vector<std::uint8_t> &bytes = Input(10);
+    Assimp::Importer importer;
+    gamefmt::RegisterImporters(importer);
+    if (importer.ReadFileFromMemory(bytes.data(), bytes.size(), 0, "rbxm") == nullptr) {
+        state.SkipWithError(importer.GetErrorString());
+        return;
+    }
+    std::unique_ptr<aiScene> scene(importer.GetOrphanedScene());
+    aiNodeAnim &ch = *scene->mAnimations[0]->mChannels[0];
+    const double tps = scene->mAnimations[0]->mTicksPerSecond;
+    delete[] ch.mPositionKeys;
+    delete[] ch.mRotationKeys;
+    ch.mNumPositionKeys = ch.mNumRotationKeys = n;
+    ch.mPositionKeys = new aiVectorKey[n];
+    ch.mRotationKeys = new aiQuatKey[n];
+    for (unsigned k = 0; k < n; ++k) {
+        const double t = k * tps / 30.0;
+        const float a = 0.25f * std::sin(0.01f * static_cast<float>(k));
+        ch.mPositionKeys[k] = aiVectorKey(t, aiVector3D(0, 0, 0));
+        ch.mRotationKeys[k] = aiQuatKey(t, aiQuaternion(std::cos(a), std::sin(a), 0, 0));
+    }
+    scene->mAnimations[0]->mDuration = (n - 1) * tps / 30.0;
+    const gamefmt::rbx::Document rig = gamefmt::fixtures::DemoRigDocument();
+    std::size_t instances = 0;
+    for (auto _ : state) {
+        const gamefmt::rbx::Document out = gamefmt::glue::AnimationsToRoblox(*scene, rig);
+        instances = out.instances.size();
+    }
+    state.counters["keys"] = n;
+    state.counters["instances"] = static_cast<double>(instances);
+    state.counters["s_per_key"] = benchmark::Counter(
+        static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_RbxAnimationExportLongChannel)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 } // namespace

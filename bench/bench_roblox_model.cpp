@@ -6,9 +6,9 @@
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>

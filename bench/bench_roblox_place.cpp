@@ -6,7 +6,7 @@
 #include "assimp_glue/gltf/writer.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "import_loop.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
 #include "peak_memory.hpp"
 #include "studio_place.hpp"
 

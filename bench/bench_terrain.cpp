@@ -11,9 +11,10 @@
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "import_loop.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/terrain.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/geometry/terrain.hpp"
+#include "meshing/terrain_mesher.hpp"
 #include "peak_memory.hpp"
 
 #include <assimp/Importer.hpp>

@@ -4,7 +4,7 @@
 // scripts with source text, GUI, and services beside the Workspace. Deterministic for a seed.
 #pragma once
 
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <cstddef>
 #include <cstdint>

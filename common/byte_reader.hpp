@@ -60,6 +60,33 @@ public:
     double f64le() { return BitCast<double>(readLE<std::uint64_t>()); }
     double f64be() { return BitCast<double>(readBE<std::uint64_t>()); }
 
+    // Reads that report failure instead of throwing, for decoders whose input may legitimately not parse (a Roblox
+    // attribute blob of a type added later must leave the file readable): false, the cursor unmoved, when the
+    // value does not fit. `T` is any number type, little-endian.
+    template <typename T> bool tryLE(T &out) noexcept {
+        static_assert(std::is_arithmetic<T>::value && !std::is_same<T, bool>::value, "number types only");
+        using U =
+            std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                               std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+        static_assert(sizeof(U) == sizeof(T), "1, 2, 4 or 8 bytes");
+        if (remaining() < sizeof(T)) return false;
+        out = BitCast<T>(readLE<U>());
+        return true;
+    }
+    // A u32 LE length and that many bytes; false (cursor unmoved) when they do not fit.
+    bool tryStringU32le(std::string &out) {
+        std::uint32_t len = 0;
+        const std::size_t at = mPos;
+        if (!tryLE(len) || remaining() < len) {
+            mPos = at;
+            return false;
+        }
+        out.assign(reinterpret_cast<const char *>(mData + mPos), len);
+        mPos += len;
+        return true;
+    }
+
     // A pointer to the next `n` bytes, which the cursor then passes.
     const std::uint8_t *take(std::size_t n) {
         need(n, "a read");

@@ -1,6 +1,7 @@
 // The out-of-line parts of common/math.hpp: conversions, products and the general inverse.
 #include "common/math.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -71,6 +72,31 @@ Mat4 Mat4::FromScale(const Vec3 &s) {
     r.m[1][1] = s.y;
     r.m[2][2] = s.z;
     return r;
+}
+
+namespace {
+
+// A rotation in the plane of axes `a` and `b` (a → b positive): X is (1, 2), Y (2, 0), Z (0, 1).
+Mat4 PlaneRotation(int a, int b, float radians) {
+    Mat4 m;
+    const float c = std::cos(radians), s = std::sin(radians);
+    m.m[a][a] = c, m.m[a][b] = -s;
+    m.m[b][a] = s, m.m[b][b] = c;
+    return m;
+}
+
+} // namespace
+
+Mat4 Mat4::RotationX(float radians) {
+    return PlaneRotation(1, 2, radians);
+}
+
+Mat4 Mat4::RotationY(float radians) {
+    return PlaneRotation(2, 0, radians);
+}
+
+Mat4 Mat4::RotationZ(float radians) {
+    return PlaneRotation(0, 1, radians);
 }
 
 Mat4 Mat4::FromRowMajor3x4(const float *rotation, const Vec3 &translation) {
@@ -206,6 +232,87 @@ Mat4d Mat4d::FromFloat(const Mat4 &f) {
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j) r.m[i][j] = static_cast<double>(f.m[i][j]);
     return r;
+}
+
+// ---------------------------------------------------------------- double precision
+
+Rigid Rigid::operator*(const Rigid &o) const {
+    Rigid out;
+    for (std::size_t i = 0; i < 3; ++i) {
+        for (std::size_t j = 0; j < 3; ++j)
+            out.r[i * 3 + j] = r[i * 3] * o.r[j] + r[i * 3 + 1] * o.r[3 + j] + r[i * 3 + 2] * o.r[6 + j];
+        out.p[i] = p[i] + r[i * 3] * o.p[0] + r[i * 3 + 1] * o.p[1] + r[i * 3 + 2] * o.p[2];
+    }
+    return out;
+}
+
+Rigid Rigid::inverse() const {
+    Rigid out;
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 3; ++j) out.r[i * 3 + j] = r[j * 3 + i];
+    for (std::size_t i = 0; i < 3; ++i)
+        out.p[i] = -(out.r[i * 3] * p[0] + out.r[i * 3 + 1] * p[1] + out.r[i * 3 + 2] * p[2]);
+    return out;
+}
+
+Rigid Rigid::Rotation(std::size_t axis, double radians) {
+    Rigid t;
+    const double c = std::cos(radians), s = std::sin(radians);
+    if (axis == 0) t.r = {1, 0, 0, 0, c, -s, 0, s, c};
+    if (axis == 1) t.r = {c, 0, s, 0, 1, 0, -s, 0, c};
+    if (axis == 2) t.r = {c, -s, 0, s, c, 0, 0, 0, 1};
+    return t;
+}
+
+Quatd QuatFromRigid(const Rigid &t) {
+    const auto &m = t.r;
+    const double trace = m[0] + m[4] + m[8];
+    Quatd q;
+    if (trace > 0) {
+        const double s = 0.5 / std::sqrt(trace + 1.0);
+        q = {0.25 / s, (m[7] - m[5]) * s, (m[2] - m[6]) * s, (m[3] - m[1]) * s};
+    } else if (m[0] > m[4] && m[0] > m[8]) {
+        const double s = 2.0 * std::sqrt(1.0 + m[0] - m[4] - m[8]);
+        q = {(m[7] - m[5]) / s, 0.25 * s, (m[1] + m[3]) / s, (m[2] + m[6]) / s};
+    } else if (m[4] > m[8]) {
+        const double s = 2.0 * std::sqrt(1.0 + m[4] - m[0] - m[8]);
+        q = {(m[2] - m[6]) / s, (m[1] + m[3]) / s, 0.25 * s, (m[5] + m[7]) / s};
+    } else {
+        const double s = 2.0 * std::sqrt(1.0 + m[8] - m[0] - m[4]);
+        q = {(m[3] - m[1]) / s, (m[2] + m[6]) / s, (m[5] + m[7]) / s, 0.25 * s};
+    }
+    const double len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (!(len > 0)) return {};
+    return {q.w / len, q.x / len, q.y / len, q.z / len};
+}
+
+Rigid RigidFromQuat(const Quatd &q, const Vec3d &p) {
+    Rigid t;
+    const double w = q.w, x = q.x, y = q.y, z = q.z;
+    t.r = {1 - 2 * (y * y + z * z), 2 * (x * y - z * w),     2 * (x * z + y * w),
+           2 * (x * y + z * w),     1 - 2 * (x * x + z * z), 2 * (y * z - x * w),
+           2 * (x * z - y * w),     2 * (y * z + x * w),     1 - 2 * (x * x + y * y)};
+    t.p = p;
+    return t;
+}
+
+Quatd Slerp(Quatd a, Quatd b, double t) {
+    double d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+    if (d < 0) {
+        b = {-b.w, -b.x, -b.y, -b.z};
+        d = -d;
+    }
+    double wa = 1 - t, wb = t;
+    if (d < 0.9999999) {
+        const double angle = std::acos(std::min(1.0, d));
+        const double s = std::sin(angle);
+        wa = std::sin((1 - t) * angle) / s;
+        wb = std::sin(t * angle) / s;
+    }
+    Quatd q{wa * a.w + wb * b.w, wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z};
+    const double len = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (!(len > 0)) return a;
+    return {q.w / len, q.x / len, q.y / len, q.z / len};
 }
 
 } // namespace gamefmt

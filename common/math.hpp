@@ -8,7 +8,9 @@
 //    axis points at the viewer), angles in radians.
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <optional>
 
 namespace gamefmt {
@@ -93,6 +95,10 @@ struct Mat4 {
     static Mat4 FromTranslation(const Vec3 &t);
     static Mat4 FromScale(const Vec3 &s);
     static Mat4 FromRotation(const Quat &q) { return q.toMatrix(); }
+    // Rotations of `radians` about one axis (right-handed), from the angle's cosine and sine.
+    static Mat4 RotationX(float radians);
+    static Mat4 RotationY(float radians);
+    static Mat4 RotationZ(float radians);
     // The Roblox CFrame layout: `rotation` holds the 9 floats R00 R01 R02 R10 R11 R12 R20 R21 R22 and
     // the matrix is rows (R00 R01 R02 X) (R10 R11 R12 Y) (R20 R21 R22 Z) (0 0 0 1).
     static Mat4 FromRowMajor3x4(const float *rotation, const Vec3 &translation);
@@ -136,5 +142,52 @@ struct Mat4d {
     Mat4 toFloat() const;
     static Mat4d FromFloat(const Mat4 &f);
 };
+
+// ---------------------------------------------------------------- double precision: rigid transforms
+// Rig and animation chains (Roblox CFrames, joints, poses), polygon normals: double so that rounding does not
+// accumulate between steps. Same conventions as above.
+
+struct Vec3d {
+    double x = 0, y = 0, z = 0;
+
+    constexpr double operator[](std::size_t i) const { return i == 0 ? x : i == 1 ? y : z; }
+    double &operator[](std::size_t i) { return i == 0 ? x : i == 1 ? y : z; }
+    constexpr Vec3d operator+(const Vec3d &o) const { return {x + o.x, y + o.y, z + o.z}; }
+    constexpr Vec3d operator-(const Vec3d &o) const { return {x - o.x, y - o.y, z - o.z}; }
+    constexpr Vec3d operator*(double s) const { return {x * s, y * s, z * s}; }
+    constexpr bool operator==(const Vec3d &o) const { return x == o.x && y == o.y && z == o.z; }
+    constexpr bool operator!=(const Vec3d &o) const { return !(*this == o); }
+
+    constexpr double dot(const Vec3d &o) const { return x * o.x + y * o.y + z * o.z; }
+    constexpr Vec3d cross(const Vec3d &o) const { return {y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x}; }
+    double length() const { return std::sqrt(dot(*this)); }
+    // Each component divided by the length; a zero, infinite or NaN length gives the zero vector.
+    Vec3d normalized() const {
+        const double l = length();
+        return l > 0 && std::isfinite(l) ? Vec3d{x / l, y / l, z / l} : Vec3d{};
+    }
+};
+
+struct Quatd {
+    double w = 1, x = 0, y = 0, z = 0;
+};
+
+// A rigid transform: position and row-major rotation (columns are the frame's axes), applied as (p, R)·x = p + R x;
+// `a * b` applies b first. A Roblox CFrame is exactly this layout (docs/formats/roblox-model.md §2.4).
+struct Rigid {
+    Vec3d p;
+    std::array<double, 9> r{1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+    Rigid operator*(const Rigid &o) const;
+    Rigid inverse() const; // (−Rᵀp, Rᵀ)
+    // A rotation of `radians` about axis 0 (X), 1 (Y) or 2 (Z), right-handed; any other axis gives the identity.
+    static Rigid Rotation(std::size_t axis, double radians);
+    Vec3d column(std::size_t c) const { return {r[c], r[3 + c], r[6 + c]}; }
+};
+
+Quatd QuatFromRigid(const Rigid &t); // unit quaternion of the (orthonormal) rotation
+Rigid RigidFromQuat(const Quatd &q, const Vec3d &p);
+// Spherical interpolation along the shorter arc; `t` may leave [0, 1] (an elastic ease overshoots).
+Quatd Slerp(Quatd a, Quatd b, double t);
 
 } // namespace gamefmt

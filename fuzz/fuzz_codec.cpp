@@ -9,12 +9,16 @@
 #include "importers/redguard/rob.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
-#include "importers/roblox_model/animation.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/terrain.hpp"
-#include "importers/roblox_model/texture_pack.hpp"
-#include "importers/roblox_model/union_mesh.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/appearance/texture_pack.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/xml_writer.hpp"
+#include "importers/roblox_model/geometry/terrain.hpp"
+#include "importers/roblox_model/geometry/union_mesh.hpp"
+#include "importers/roblox_model/motion/curves.hpp"
+#include "importers/roblox_model/motion/keyframes.hpp"
+#include "importers/roblox_model/motion/rigs.hpp"
+#include "meshing/terrain_mesher.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -59,7 +63,7 @@ template <typename Read> void ReadBack(const std::vector<std::uint8_t> &bytes, R
     options.maxDecompressed = 64u << 20;
     options.maxInstances = 100000;
     const gamefmt::rbx::Document doc = gamefmt::rbx::ReadDocument(data, size, options);
-    // Rigs and animations (animation.hpp): joint trees, sequences, curves, every track evaluated once.
+    // Rigs and animations (importers/roblox_model/motion/): joint trees, sequences, curves, every track evaluated once.
     const gamefmt::rbx::RigSet rigs = gamefmt::rbx::FindRigs(doc);
     std::vector<std::string> warnings;
     std::vector<gamefmt::rbx::Sequence> sequences = gamefmt::rbx::ReadSequences(doc, warnings);

@@ -2,8 +2,8 @@
 // (tests/fixtures/fuzz_seed_fixtures.cpp), each file named by its content hash.
 //   gamefmt_fuzz_seeds OUTDIR [CORPUS]   (CORPUS: ../shared/corpus, for roblox_place's real places)
 #include "fixtures/fuzz_seed_fixtures.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -12,6 +12,7 @@
 #include <assimp/IOSystem.hpp>
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -97,6 +98,27 @@ std::optional<bool> ReadExportBool(const Assimp::ExportProperties &p, const char
                                           p.GetPropertyString(name) + "'");
     }
     return std::nullopt;
+}
+
+std::optional<std::vector<float>> ParseLodRatios(const std::string &text) {
+    std::vector<float> ratios;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t comma = text.find(',', start);
+        if (comma == std::string::npos) comma = text.size();
+        std::string piece = text.substr(start, comma - start);
+        while (!piece.empty() && std::isspace(static_cast<unsigned char>(piece.back()))) piece.pop_back();
+        while (!piece.empty() && std::isspace(static_cast<unsigned char>(piece.front()))) piece.erase(0, 1);
+        float ratio = 0;
+        const char *end = piece.data() + piece.size();
+        const auto result = std::from_chars(piece.data(), end, ratio);
+        if (piece.empty() || result.ec != std::errc() || result.ptr != end || !(ratio > 0.0f) || !(ratio < 1.0f))
+            return std::nullopt;
+        ratios.push_back(ratio);
+        start = comma + 1;
+    }
+    if (ratios.empty()) return std::nullopt;
+    return ratios;
 }
 
 } // namespace gamefmt::glue

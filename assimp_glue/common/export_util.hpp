@@ -48,4 +48,7 @@ bool ReadExportText(const Assimp::ExportProperties &p, const char *name, std::st
 // on/off are accepted too. nullopt when not set; FormatError(formatName) for any other string.
 std::optional<bool> ReadExportBool(const Assimp::ExportProperties &p, const char *name, const char *formatName);
 
+// LOD ratios as an option states them: "0.5,0.25" (each in (0, 1)); nullopt when the text is empty or bad.
+std::optional<std::vector<float>> ParseLodRatios(const std::string &text);
+
 } // namespace gamefmt::glue

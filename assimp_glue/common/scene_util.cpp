@@ -198,4 +198,15 @@ std::uint8_t UnitToByte(float v) {
     return v >= 1 ? 255 : static_cast<std::uint8_t>(std::lround(v * 255.0f));
 }
 
+Rigid RigidFromAi(const aiMatrix4x4 &m) {
+    Rigid t;
+    const double cols[3][3] = {{m.a1, m.b1, m.c1}, {m.a2, m.b2, m.c2}, {m.a3, m.b3, m.c3}};
+    for (std::size_t c = 0; c < 3; ++c) {
+        const double len = std::sqrt(cols[c][0] * cols[c][0] + cols[c][1] * cols[c][1] + cols[c][2] * cols[c][2]);
+        for (std::size_t r = 0; r < 3; ++r) t.r[r * 3 + c] = len > 0 ? cols[c][r] / len : (r == c ? 1 : 0);
+    }
+    t.p = {m.a4, m.b4, m.c4};
+    return t;
+}
+
 } // namespace gamefmt::glue

@@ -127,6 +127,19 @@ inline Mat4 FromAi(const aiMatrix4x4 &a) {
     return m;
 }
 
+// The rigid transforms of common/math.hpp and Assimp's matrices: the rotation rows and the position as they are.
+inline aiMatrix4x4 ToAi(const Rigid &t) {
+    const auto &r = t.r;
+    return aiMatrix4x4(static_cast<ai_real>(r[0]), static_cast<ai_real>(r[1]), static_cast<ai_real>(r[2]),
+                       static_cast<ai_real>(t.p[0]), static_cast<ai_real>(r[3]), static_cast<ai_real>(r[4]),
+                       static_cast<ai_real>(r[5]), static_cast<ai_real>(t.p[1]), static_cast<ai_real>(r[6]),
+                       static_cast<ai_real>(r[7]), static_cast<ai_real>(r[8]), static_cast<ai_real>(t.p[2]), 0, 0, 0,
+                       1);
+}
+// A node transform as a rigid one: columns normalised (a scale in the scene does not skew joint math), a zero column
+// the identity's.
+Rigid RigidFromAi(const aiMatrix4x4 &m);
+
 // Visits every node under `root` once (a node listed twice is skipped), depth-first in pre-order, without
 // recursion: a hostile or generated scene may be very deep. `visit(node, parentGlobal, parentState)` returns
 // the node's own (global, state), which its children receive; the walk starts from (rootGlobal, rootState).

@@ -9,6 +9,7 @@
 #include "common/png.hpp"
 #include "common/text_number.hpp"
 #include "importers/redguard/detect.hpp"
+#include "meshing/polygon.hpp"
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/anim.h>
@@ -30,6 +31,13 @@
 namespace gamefmt::glue {
 namespace {
 
+using polygon::EarClip;
+using polygon::IsConcave;
+using polygon::IsConvexSimple;
+using polygon::NewellNormal;
+using polygon::PlainlyConvexQuad;
+using polygon::Project;
+using polygon::SpreadProjection;
 using redguard::Face;
 using redguard::RG3DModel;
 using redguard::TextureRef;
@@ -68,105 +76,28 @@ template <typename T> T **ReleaseAll(std::vector<std::unique_ptr<T>> &items) {
 
 // ---------------------------------------------------------------- small geometry
 
-struct V3 {
-    double x = 0, y = 0, z = 0;
-};
-V3 Cross(const V3 &a, const V3 &b) {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-double Length(const V3 &a) {
-    return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
-}
-V3 Normalised(const V3 &a) {
-    const double l = Length(a);
-    return l > 0 && std::isfinite(l) ? V3{a.x / l, a.y / l, a.z / l} : V3{};
-}
-
 // Native raw position -> Assimp (−x, −y, z) / 256 · scale.
 aiVector3D ToAiPosition(const std::int32_t *p, double scale) {
     const double k = scale / 256.0;
     return aiVector3D(static_cast<ai_real>(-double(p[0]) * k), static_cast<ai_real>(-double(p[1]) * k),
                       static_cast<ai_real>(double(p[2]) * k));
 }
-aiVector3D ToAiNormal(const V3 &n) {
+aiVector3D ToAiNormal(const Vec3d &n) {
     return aiVector3D(static_cast<ai_real>(-n.x), static_cast<ai_real>(-n.y), static_cast<ai_real>(n.z));
 }
 
-V3 RawPoint(const std::vector<std::int32_t> &positions, std::uint32_t vertex) {
+Vec3d RawPoint(const std::vector<std::int32_t> &positions, std::uint32_t vertex) {
     const std::size_t i = std::size_t(vertex) * 3;
     if (i + 2 >= positions.size()) return {};
     return {double(positions[i]), double(positions[i + 1]), double(positions[i + 2])};
 }
 
-// The right-hand (Newell) normal of a closed outline, twice its vector area.
-V3 NewellNormal(const std::vector<V3> &pts) {
-    V3 n;
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-        const V3 &a = pts[i], &b = pts[i + 1 == pts.size() ? 0 : i + 1];
-        n.x += (a.y - b.y) * (a.z + b.z);
-        n.y += (a.z - b.z) * (a.x + b.x);
-        n.z += (a.x - b.x) * (a.y + b.y);
-    }
-    return n;
-}
-
-// The corner polygon projected onto the plane of its Newell normal (2D, orientation kept: CCW positive) into
-// `out` (reused storage); left empty when the polygon has no area.
-void Project(const std::vector<V3> &pts, std::vector<std::array<double, 2>> &out) {
-    out.clear();
-    V3 n = NewellNormal(pts);
-    const double len = Length(n);
-    if (!(len > 0)) return;
-    n = {n.x / len, n.y / len, n.z / len};
-    // An orthonormal basis (u, v) of the plane with u × v = n, so projected areas keep their sign.
-    const V3 helper = std::fabs(n.x) < 0.9 ? V3{1, 0, 0} : V3{0, 1, 0};
-    const V3 u = Normalised(Cross(helper, n));
-    const V3 v = Cross(n, u);
-    out.resize(pts.size());
-    for (std::size_t i = 0; i < pts.size(); ++i)
-        out[i] = {pts[i].x * u.x + pts[i].y * u.y + pts[i].z * u.z, pts[i].x * v.x + pts[i].y * v.y + pts[i].z * v.z};
-}
-
-double Cross2(const std::array<double, 2> &o, const std::array<double, 2> &a, const std::array<double, 2> &b) {
-    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-}
-
-// For an outline without area (collinear corners, or lobes that cancel): drop the axis it spreads least along.
-std::vector<std::array<double, 2>> SpreadProjection(const std::vector<V3> &pts) {
-    V3 lo = pts.front(), hi = pts.front();
-    for (const V3 &q : pts) {
-        lo = {std::min(lo.x, q.x), std::min(lo.y, q.y), std::min(lo.z, q.z)};
-        hi = {std::max(hi.x, q.x), std::max(hi.y, q.y), std::max(hi.z, q.z)};
-    }
-    const double ex = hi.x - lo.x, ey = hi.y - lo.y, ez = hi.z - lo.z;
-    std::vector<std::array<double, 2>> out(pts.size());
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-        const V3 &q = pts[i];
-        out[i] = ez <= ex && ez <= ey ? std::array<double, 2>{q.x, q.y}
-                 : ey <= ex           ? std::array<double, 2>{q.z, q.x}
-                                      : std::array<double, 2>{q.y, q.z};
-    }
-    return out;
-}
-
-// True when some corner turns the wrong way (a reflex corner).
-bool IsConcave(const std::vector<std::array<double, 2>> &p) {
-    const std::size_t n = p.size();
-    if (n < 4) return false;
-    double scale = 0;
-    for (const auto &q : p) scale = std::max({scale, std::fabs(q[0]), std::fabs(q[1])});
-    const double eps = 1e-9 * std::max(1.0, scale * scale);
-    for (std::size_t i = 0; i < n; ++i)
-        if (Cross2(p[i == 0 ? n - 1 : i - 1], p[i], p[i + 1 == n ? 0 : i + 1]) < -eps) return true;
-    return false;
-}
-
 // The polygon as Assimp 5.2.5's aiProcess_Triangulate sees it: in Assimp's axes (−x, −y, z), projected by
 // dropping the axis of the largest Newell component, orientation kept (its TriangulateProcess.cpp).
-std::vector<std::array<double, 2>> AssimpProjection(const std::vector<V3> &native) {
-    std::vector<V3> pts(native.size());
+std::vector<std::array<double, 2>> AssimpProjection(const std::vector<Vec3d> &native) {
+    std::vector<Vec3d> pts(native.size());
     for (std::size_t i = 0; i < native.size(); ++i) pts[i] = {-native[i].x, -native[i].y, native[i].z};
-    const V3 n = NewellNormal(pts);
+    const Vec3d n = NewellNormal(pts);
     const double ax = std::fabs(n.x), ay = std::fabs(n.y), az = std::fabs(n.z);
     int ac = 0, bc = 1; // drop z
     double inv = n.z;
@@ -184,132 +115,14 @@ std::vector<std::array<double, 2>> AssimpProjection(const std::vector<V3> &nativ
     return out;
 }
 
-// True when the outline is convex and simple: no corner turns right, the outline never doubles back on itself,
-// and it turns once around (a star or a self-crossing outline turns twice or more). Zero-length edges (repeated
-// corners) are skipped.
-bool IsConvexSimple(const std::vector<std::array<double, 2>> &p) {
-    constexpr double kTwoPi = 6.283185307179586;
-    const std::size_t n = p.size();
-    double scale = 0;
-    for (const auto &q : p) scale = std::max({scale, std::fabs(q[0]), std::fabs(q[1])});
-    const double eps = 1e-9 * std::max(1.0, scale * scale);
-    std::vector<std::array<double, 2>> edges;
-    edges.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::array<double, 2> e{p[(i + 1) % n][0] - p[i][0], p[(i + 1) % n][1] - p[i][1]};
-        if (e[0] != 0 || e[1] != 0) edges.push_back(e);
-    }
-    if (edges.size() < 3) return false;
-    double turning = 0;
-    for (std::size_t i = 0; i < edges.size(); ++i) {
-        const auto &a = edges[i], &b = edges[(i + 1) % edges.size()];
-        const double cross = a[0] * b[1] - a[1] * b[0], dot = a[0] * b[0] + a[1] * b[1];
-        if (cross < -eps) return false;            // a reflex corner
-        if (cross <= eps && dot < 0) return false; // a spike
-        turning += std::atan2(cross, dot);
-    }
-    return std::fabs(turning - kTwoPi) < 1e-3;
-}
-
-// A quad that is plainly convex, decided without projecting it: at every corner the turn (a × b, a and b the
-// edges in and out) points along the Newell normal N by far more than rounding could explain. Projected onto
-// N's plane (Project), a turn is (a × b)·N / |N|, so such a quad has no corner IsConcave could call reflex
-// (its threshold is −1e-9·scale², rounding there ~1e-16·scale²). Anything closer to flat or reflex answers
-// false and takes the exact path; the answer never differs from IsConcave's, only the cost.
-bool PlainlyConvexQuad(const std::vector<V3> &pts) {
-    const V3 n = NewellNormal(pts);
-    const double nSize = std::fabs(n.x) + std::fabs(n.y) + std::fabs(n.z);
-    for (std::size_t i = 0; i < 4; ++i) {
-        const V3 &prev = pts[(i + 3) & 3], &cur = pts[i], &next = pts[(i + 1) & 3];
-        const V3 a{cur.x - prev.x, cur.y - prev.y, cur.z - prev.z}, b{next.x - cur.x, next.y - cur.y, next.z - cur.z};
-        const V3 turn = Cross(a, b);
-        const double along = turn.x * n.x + turn.y * n.y + turn.z * n.z;
-        const double size = (std::fabs(a.x) + std::fabs(a.y) + std::fabs(a.z)) *
-                            (std::fabs(b.x) + std::fabs(b.y) + std::fabs(b.z)) * nSize;
-        if (!(along > 1e-6 * size)) return false;
-    }
-    return true;
-}
-
 // True when Assimp 5.2.5's aiProcess_Triangulate splits this polygon into exactly n − 2 triangles. Its ear
 // search drops a face it finds no ear in (and whole meshes go empty that way) and cuts concave faces wrongly,
 // so only a polygon that is convex and simple both in the Newell plane (`flat`) and in Assimp's own
 // projection is left to it; the importer ear-clips every other one.
-bool AssimpTriangulates(const std::vector<V3> &pts, const std::vector<std::array<double, 2>> &flat) {
+bool AssimpTriangulates(const std::vector<Vec3d> &pts, const std::vector<std::array<double, 2>> &flat) {
     // Quads are fanned from their reflex corner and never dropped; a concave one is still cut wrongly.
     if (pts.size() == 4) return flat.empty() || !IsConcave(flat);
     return !flat.empty() && IsConvexSimple(flat) && IsConvexSimple(AssimpProjection(pts));
-}
-
-bool InTriangle(const std::array<double, 2> &q, const std::array<double, 2> &a, const std::array<double, 2> &b,
-                const std::array<double, 2> &c) {
-    return Cross2(a, b, q) >= 0 && Cross2(b, c, q) >= 0 && Cross2(c, a, q) >= 0;
-}
-
-// Ear clipping of a CCW polygon: exactly n − 2 triangles of local corner indices (degenerate input still
-// yields n − 2, some of them without area). The triangle holding corner 0 comes first, starting with it.
-// Cost is bounded for hostile files (a face has up to 255 corners and a file can hold thousands of faces):
-// only corners that are not strictly convex can lie inside an ear of a simple polygon, so only those are
-// tested; the search resumes beside the last ear instead of at corner 0; and after kEarTestBudget containment
-// tests a face is finished by cutting its flattest corners (still n − 2 triangles, maybe slivers).
-std::vector<std::array<std::uint32_t, 3>> EarClip(const std::vector<std::array<double, 2>> &p) {
-    constexpr std::size_t kEarTestBudget = 1u << 16;
-    std::vector<std::uint32_t> ring(p.size());
-    for (std::size_t i = 0; i < p.size(); ++i) ring[i] = static_cast<std::uint32_t>(i);
-    std::vector<std::array<std::uint32_t, 3>> tris;
-    tris.reserve(p.size() - 2);
-    std::vector<std::uint32_t> blockers; // ring entries that are reflex or flat, rebuilt per clip
-    std::size_t tests = 0, start = 0;
-    while (ring.size() > 3) {
-        const std::size_t n = ring.size();
-        std::size_t chosen = n;
-        if (tests < kEarTestBudget) {
-            blockers.clear();
-            for (std::size_t i = 0; i < n; ++i)
-                if (Cross2(p[ring[(i + n - 1) % n]], p[ring[i]], p[ring[(i + 1) % n]]) <= 0)
-                    blockers.push_back(ring[i]);
-            for (std::size_t k = 0; k < n && chosen == n; ++k) {
-                const std::size_t i = (start + k) % n;
-                const std::uint32_t a = ring[(i + n - 1) % n], b = ring[i], c = ring[(i + 1) % n];
-                if (Cross2(p[a], p[b], p[c]) <= 0) continue; // reflex or flat: not an ear
-                bool blocked = false;
-                for (std::size_t j = 0; j < blockers.size() && !blocked; ++j) {
-                    const std::uint32_t q = blockers[j];
-                    if (q == a || q == b || q == c) continue;
-                    if (p[q] == p[a] || p[q] == p[b] || p[q] == p[c]) continue; // a repeated corner
-                    ++tests;
-                    blocked = InTriangle(p[q], p[a], p[b], p[c]);
-                }
-                if (!blocked) chosen = i;
-            }
-        }
-        if (chosen == n) {
-            // No proper ear (self-touching or degenerate outline, or the budget is spent): cut the flattest
-            // convex-or-flat corner.
-            double best = -1e300;
-            for (std::size_t i = 0; i < n; ++i) {
-                const double c = Cross2(p[ring[(i + n - 1) % n]], p[ring[i]], p[ring[(i + 1) % n]]);
-                if (c > best) {
-                    best = c;
-                    chosen = i;
-                }
-            }
-        }
-        start = chosen == 0 ? 0 : chosen - 1; // the corners beside the cut are the ones that changed
-        tris.push_back({ring[(chosen + n - 1) % n], ring[chosen], ring[(chosen + 1) % n]});
-        ring.erase(ring.begin() + static_cast<std::ptrdiff_t>(chosen));
-    }
-    tris.push_back({ring[0], ring[1], ring[2]});
-    for (std::size_t t = 0; t < tris.size(); ++t) {
-        auto &tri = tris[t];
-        const auto at = std::find(tri.begin(), tri.end(), 0u);
-        if (at == tri.end()) continue;
-        std::rotate(tri.begin(), at, tri.end());
-        std::rotate(tris.begin(), tris.begin() + static_cast<std::ptrdiff_t>(t),
-                    tris.begin() + static_cast<std::ptrdiff_t>(t) + 1);
-        break;
-    }
-    return tris;
 }
 
 // ---------------------------------------------------------------- text
@@ -964,7 +777,7 @@ private:
             mb.hasTriangles = true;
             return;
         }
-        std::vector<V3> &pts = mScratchPoints; // reused: no allocation per polygon
+        std::vector<Vec3d> &pts = mScratchPoints; // reused: no allocation per polygon
         pts.resize(n);
         for (std::size_t c = 0; c < n; ++c) pts[c] = RawPoint(mModel.vertices, face.corners[c].vertex);
         std::vector<std::array<double, 2>> &flat = mScratchFlat;
@@ -1000,11 +813,11 @@ private:
         }
     }
 
-    V3 faceNormal(std::size_t frame, std::uint32_t face) const {
+    Vec3d faceNormal(std::size_t frame, std::uint32_t face) const {
         const std::vector<std::int32_t> &fn = frameFaceNormals(frame);
         const std::size_t i = std::size_t(face) * 3;
         if (i + 2 >= fn.size()) return {};
-        return Normalised({double(fn[i]), double(fn[i + 1]), double(fn[i + 2])});
+        return Vec3d{double(fn[i]), double(fn[i + 1]), double(fn[i + 2])}.normalized();
     }
 
     // Positions and normals of frame `k` in the mesh's vertex order.
@@ -1020,25 +833,25 @@ private:
                 known ? mScratch.shading.corners[mv.corner] : redguard::CornerShading::Source{};
             static const std::array<float, 3> kNone{};
             const std::array<float, 3> &stored = known ? mScratch.shading.normal(mv.corner) : kNone;
-            V3 n{stored[0], stored[1], stored[2]};
+            Vec3d n{stored[0], stored[1], stored[2]};
             if (k != 0) {
-                V3 computed;
+                Vec3d computed;
                 if (cn.smooth) {
                     const auto found = mSlotFaces.find(cn.slot);
                     if (found != mSlotFaces.end()) {
-                        V3 sum;
+                        Vec3d sum;
                         for (const std::uint32_t f : found->second) {
-                            const V3 fn = faceNormal(k, f);
+                            const Vec3d fn = faceNormal(k, f);
                             sum = {sum.x + fn.x, sum.y + fn.y, sum.z + fn.z};
                         }
-                        computed = Normalised(sum);
+                        computed = sum.normalized();
                     }
                 } else {
                     computed = faceNormal(k, cn.slot);
                 }
-                if (Length(computed) > 0) n = computed;
+                if (computed.length() > 0) n = computed;
             }
-            normals[i] = ToAiNormal(Length(n) > 0 ? Normalised(n) : V3{0, 0, 1});
+            normals[i] = ToAiNormal(n.length() > 0 ? n.normalized() : Vec3d{0, 0, 1});
         }
     }
 
@@ -1083,7 +896,7 @@ private:
     MaterialTable &mMaterials;
     ModelScratch &mScratch;
     std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> mSlotFaces;
-    std::vector<V3> mScratchPoints;                  // EmitFace's corner positions
+    std::vector<Vec3d> mScratchPoints;               // EmitFace's corner positions
     std::vector<std::array<double, 2>> mScratchFlat; // and their projection
 };
 

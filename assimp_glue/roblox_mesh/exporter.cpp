@@ -43,7 +43,6 @@ constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
 
 // The versions GAMEFMT_RBXMESH_VERSION accepts. 4.01 is written only on request (4.00 has the same layout,
 // §14.4.5); 3.01 only when a round trip's source had it.
-const char *const kWritableVersions[] = {"2.00", "3.00", "4.00", "4.01", "5.00", "6.00", "7.00"};
 
 [[noreturn]] void Fail(const std::string &problem) {
     throw FormatError(kFormatName, problem);
@@ -406,43 +405,6 @@ void AppendInfluences(const aiMesh &mesh, std::uint32_t base, const Skeleton &sk
 
 } // namespace
 
-std::optional<std::string> NormaliseRobloxMeshVersion(const std::string &text) {
-    std::string trimmed = text;
-    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
-    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);
-    const std::string lower = AsciiLower(trimmed);
-    if (lower == "auto") return std::string("auto");
-    double number = 0;
-    const char *end = trimmed.data() + trimmed.size();
-    const auto result = std::from_chars(trimmed.data(), end, number);
-    if (trimmed.empty() || result.ec != std::errc() || result.ptr != end) return std::nullopt;
-    for (const char *version : kWritableVersions)
-        if (double known = 0; ParseDouble(version, known) && std::fabs(number - known) < 1e-4)
-            return std::string(version);
-    return std::nullopt;
-}
-
-std::optional<std::vector<float>> ParseLodRatios(const std::string &text) {
-    std::vector<float> ratios;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t comma = text.find(',', start);
-        if (comma == std::string::npos) comma = text.size();
-        std::string piece = text.substr(start, comma - start);
-        while (!piece.empty() && std::isspace(static_cast<unsigned char>(piece.back()))) piece.pop_back();
-        while (!piece.empty() && std::isspace(static_cast<unsigned char>(piece.front()))) piece.erase(0, 1);
-        float ratio = 0;
-        const char *end = piece.data() + piece.size();
-        const auto result = std::from_chars(piece.data(), end, ratio);
-        if (piece.empty() || result.ec != std::errc() || result.ptr != end || !(ratio > 0.0f) || !(ratio < 1.0f))
-            return std::nullopt;
-        ratios.push_back(ratio);
-        start = comma + 1;
-    }
-    if (ratios.empty()) return std::nullopt;
-    return ratios;
-}
-
 RobloxMeshSceneInput ExtractRobloxMeshInput(const aiScene &scene) {
     RobloxMeshSceneInput out;
     Warnings warnings(out.warnings, "Roblox mesh export: ");
@@ -537,7 +499,7 @@ std::string SourceVersion(const aiScene &scene) {
     if (!IsRobloxMeshSource(scene)) return {};
     const std::string version = SceneString(scene, AI_METADATA_SOURCE_FORMAT_VERSION);
     if (version == "3.01") return version; // not offered as an option, but written back as it came
-    for (const char *writable : kWritableVersions)
+    for (const char *writable : rbxmesh::kWritableVersions)
         if (version == writable) return version;
     return {};
 }
@@ -554,7 +516,7 @@ RobloxMeshExportSettings ResolveRobloxMeshExportSettings(const aiScene &scene, c
     if (!idVersion.empty()) {
         settings.version = idVersion;
     } else if (ReadExportText(props, GAMEFMT_RBXMESH_VERSION, text, "%.2f")) {
-        const std::optional<std::string> version = NormaliseRobloxMeshVersion(text);
+        const std::optional<std::string> version = rbxmesh::NormaliseRobloxMeshVersion(text);
         if (!version)
             Fail(std::string("option ") + GAMEFMT_RBXMESH_VERSION +
                  " must be auto, 2.00, 3.00, 4.00, 4.01, 5.00, "

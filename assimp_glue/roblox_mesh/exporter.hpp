@@ -52,11 +52,4 @@ RobloxMeshExportSettings ResolveRobloxMeshExportSettings(const aiScene &scene, c
 std::vector<std::uint8_t> ExportRobloxMeshToBytes(const aiScene &scene, const std::string &idVersion,
                                                   const Assimp::ExportProperties *properties);
 
-// "2", "2.0", "2.00" → "2.00"; "auto" (any case) → "auto"; nullopt for anything else, including the
-// versions gamefmt reads but does not write (1.00, 1.01, 3.01).
-std::optional<std::string> NormaliseRobloxMeshVersion(const std::string &text);
-
-// Parses "0.5,0.25" (each ratio in (0, 1)); nullopt when the text is empty or bad.
-std::optional<std::vector<float>> ParseLodRatios(const std::string &text);
-
 } // namespace gamefmt::glue

@@ -15,28 +15,6 @@ namespace {
 
 constexpr float kDegToRad = 3.14159265358979323846f / 180.0f;
 
-Mat4 RotX(float a) {
-    Mat4 m;
-    const float c = std::cos(a), s = std::sin(a);
-    m.m[1][1] = c, m.m[1][2] = -s;
-    m.m[2][1] = s, m.m[2][2] = c;
-    return m;
-}
-Mat4 RotY(float a) {
-    Mat4 m;
-    const float c = std::cos(a), s = std::sin(a);
-    m.m[0][0] = c, m.m[0][2] = s;
-    m.m[2][0] = -s, m.m[2][2] = c;
-    return m;
-}
-Mat4 RotZ(float a) {
-    Mat4 m;
-    const float c = std::cos(a), s = std::sin(a);
-    m.m[0][0] = c, m.m[0][1] = -s;
-    m.m[1][0] = s, m.m[1][1] = c;
-    return m;
-}
-
 std::string NameOf(const std::vector<std::string> &controls, std::uint16_t index) {
     return index < controls.size() ? controls[index] : "control" + std::to_string(index);
 }
@@ -95,7 +73,8 @@ std::vector<std::int64_t> FaceBonesInSkeleton(const FacsSkeleton &skeleton, cons
 Mat4 FacsPoseDelta(float px, float py, float pz, float rxDeg, float ryDeg, float rzDeg) {
     // T(p) · R: the bone moves by p in its parent-relative rest frame, then rotates about its own origin
     // (RoAvatar's order, the one the renderer of dynamic heads uses; §8 recommends it).
-    const Mat4 r = RotX(rxDeg * kDegToRad) * RotY(ryDeg * kDegToRad) * RotZ(rzDeg * kDegToRad);
+    const Mat4 r =
+        Mat4::RotationX(rxDeg * kDegToRad) * Mat4::RotationY(ryDeg * kDegToRad) * Mat4::RotationZ(rzDeg * kDegToRad);
     return Mat4::FromTranslation(Vec3(px, py, pz)) * r;
 }
 

@@ -5,9 +5,11 @@
 #include "assimp_glue/roblox_model/rigs.hpp"
 #include "common/error.hpp"
 #include "gamefmt/metadata.hpp"
-#include "importers/roblox_model/animation.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/value_text.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/value_text.hpp"
+#include "importers/roblox_model/motion/easing.hpp"
+#include "importers/roblox_model/motion/keyframes.hpp"
+#include "importers/roblox_model/motion/rigs.hpp"
 
 #include <assimp/scene.h>
 
@@ -22,20 +24,6 @@
 
 namespace gamefmt::glue {
 namespace {
-
-using rbx::Rigid;
-
-// A node transform as a rigid one (columns normalised: a scale in the scene does not skew the joint math).
-Rigid RigidOf(const aiMatrix4x4 &m) {
-    Rigid t;
-    const double cols[3][3] = {{m.a1, m.b1, m.c1}, {m.a2, m.b2, m.c2}, {m.a3, m.b3, m.c3}};
-    for (std::size_t c = 0; c < 3; ++c) {
-        const double len = std::sqrt(cols[c][0] * cols[c][0] + cols[c][1] * cols[c][1] + cols[c][2] * cols[c][2]);
-        for (std::size_t r = 0; r < 3; ++r) t.r[r * 3 + c] = len > 0 ? cols[c][r] / len : (r == c ? 1 : 0);
-    }
-    t.p = {m.a4, m.b4, m.c4};
-    return t;
-}
 
 rbx::CFrame CFrameOf(const Rigid &t) {
     rbx::CFrame cf;
@@ -63,7 +51,7 @@ public:
         }
         for (unsigned c = 0; c < anim.mNumChannels; ++c)
             if (const aiNodeAnim *ch = anim.mChannels[c]; ch != nullptr)
-                if (const aiNode *n = find(ch->mNodeName.C_Str())) mChannel.emplace(n, ch);
+                if (const aiNode *n = find(ch->mNodeName.C_Str())) mChannel.emplace(n, Channel{ch, {}, {}});
     }
     const aiNode *find(const std::string &name) const {
         const auto it = mByName.find(name);
@@ -80,27 +68,27 @@ public:
     void keyTimes(const aiNode *n, std::set<double> &out) const {
         const auto it = mChannel.find(n);
         if (it == mChannel.end()) return;
-        const aiNodeAnim &ch = *it->second;
+        const aiNodeAnim &ch = *it->second.anim;
         for (unsigned k = 0; k < ch.mNumPositionKeys; ++k) out.insert(Snap(ch.mPositionKeys[k].mTime / mTps));
         for (unsigned k = 0; k < ch.mNumRotationKeys; ++k) out.insert(Snap(ch.mRotationKeys[k].mTime / mTps));
     }
     // The node's local transform at `t`, translation in studs.
     Rigid local(const aiNode *n, double t) const {
-        Rigid out = RigidOf(n->mTransformation);
+        Rigid out = RigidFromAi(n->mTransformation);
         const auto it = mChannel.find(n);
         if (it != mChannel.end()) {
-            const aiNodeAnim &ch = *it->second;
+            const aiNodeAnim &ch = *it->second.anim;
             const double tick = t * mTps;
             if (ch.mNumPositionKeys != 0) {
-                const aiVector3D p = Lerp(ch.mPositionKeys, ch.mNumPositionKeys, tick);
+                const aiVector3D p = Lerp(ch.mPositionKeys, ch.mNumPositionKeys, tick, it->second.position);
                 out.p = {p.x, p.y, p.z};
             }
             if (ch.mNumRotationKeys != 0) {
-                const aiQuaternion q = SlerpKeys(ch.mRotationKeys, ch.mNumRotationKeys, tick);
-                out = rbx::RigidFromQuat({q.w, q.x, q.y, q.z}, out.p);
+                const aiQuaternion q = SlerpKeys(ch.mRotationKeys, ch.mNumRotationKeys, tick, it->second.rotation);
+                out = RigidFromQuat({q.w, q.x, q.y, q.z}, out.p);
             }
         }
-        for (double &v : out.p) v *= mUnit;
+        out.p = out.p * mUnit;
         return out;
     }
     Rigid world(const aiNode *n, double t) const {
@@ -112,32 +100,47 @@ public:
     static double Snap(double seconds) { return std::round(seconds * rbx::kTicksPerSecond) / rbx::kTicksPerSecond; }
 
 private:
-    static aiVector3D Lerp(const aiVectorKey *k, unsigned n, double tick) {
+    // The segment a sample falls in: the first i with tick < key[i + 1].mTime (the last key when none). That index
+    // never decreases as tick grows, whatever the key order, so a cursor kept per channel finds it by moving forward:
+    // sampling a channel at increasing times costs O(keys + samples), not O(keys × samples). A smaller tick starts
+    // over (once per joint: each joint's samples are in time order).
+    struct KeyCursor {
+        unsigned i = 0;
+        double last = 0;
+        template <typename Key> unsigned seek(const Key *k, unsigned n, double tick) {
+            if (!(tick >= last)) i = 0;
+            last = tick;
+            while (i + 1 < n && !(tick < k[i + 1].mTime)) ++i;
+            return i;
+        }
+    };
+    struct Channel {
+        const aiNodeAnim *anim;
+        mutable KeyCursor position, rotation;
+    };
+
+    static aiVector3D Lerp(const aiVectorKey *k, unsigned n, double tick, KeyCursor &cursor) {
         if (tick <= k[0].mTime) return k[0].mValue;
-        for (unsigned i = 0; i + 1 < n; ++i)
-            if (tick < k[i + 1].mTime) {
-                const auto u = static_cast<ai_real>((tick - k[i].mTime) / (k[i + 1].mTime - k[i].mTime));
-                return k[i].mValue + (k[i + 1].mValue - k[i].mValue) * u;
-            }
-        return k[n - 1].mValue;
+        const unsigned i = cursor.seek(k, n, tick);
+        if (i + 1 == n) return k[n - 1].mValue;
+        const auto u = static_cast<ai_real>((tick - k[i].mTime) / (k[i + 1].mTime - k[i].mTime));
+        return k[i].mValue + (k[i + 1].mValue - k[i].mValue) * u;
     }
-    static aiQuaternion SlerpKeys(const aiQuatKey *k, unsigned n, double tick) {
+    static aiQuaternion SlerpKeys(const aiQuatKey *k, unsigned n, double tick, KeyCursor &cursor) {
         if (tick <= k[0].mTime) return k[0].mValue;
-        for (unsigned i = 0; i + 1 < n; ++i)
-            if (tick < k[i + 1].mTime) {
-                const double u = (tick - k[i].mTime) / (k[i + 1].mTime - k[i].mTime);
-                const aiQuaternion &a = k[i].mValue, &b = k[i + 1].mValue;
-                const rbx::Quatd q = rbx::Slerp({a.w, a.x, a.y, a.z}, {b.w, b.x, b.y, b.z}, u);
-                return aiQuaternion(static_cast<ai_real>(q.w), static_cast<ai_real>(q.x), static_cast<ai_real>(q.y),
-                                    static_cast<ai_real>(q.z));
-            }
-        return k[n - 1].mValue;
+        const unsigned i = cursor.seek(k, n, tick);
+        if (i + 1 == n) return k[n - 1].mValue;
+        const double u = (tick - k[i].mTime) / (k[i + 1].mTime - k[i].mTime);
+        const aiQuaternion &a = k[i].mValue, &b = k[i + 1].mValue;
+        const Quatd q = Slerp({a.w, a.x, a.y, a.z}, {b.w, b.x, b.y, b.z}, u);
+        return aiQuaternion(static_cast<ai_real>(q.w), static_cast<ai_real>(q.x), static_cast<ai_real>(q.y),
+                            static_cast<ai_real>(q.z));
     }
 
     double mUnit, mTps = 25;
     std::unordered_map<std::string, const aiNode *> mByName;
     std::unordered_map<std::string, std::vector<const aiNode *>> mByJoint;
-    std::unordered_map<const aiNode *, const aiNodeAnim *> mChannel;
+    std::unordered_map<const aiNode *, Channel> mChannel;
 };
 
 // How one joint's Transform is read from the scene.

@@ -7,10 +7,10 @@
 #include "common/compression.hpp"
 #include "common/error.hpp"
 #include "common/text_number.hpp"
-#include "importers/roblox_model/detect.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/texture_pack.hpp"
+#include "importers/roblox_model/appearance/texture_pack.hpp"
+#include "importers/roblox_model/document/detect.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
 
 #include <assimp/IOSystem.hpp>
 

@@ -4,16 +4,17 @@
 #include "assimp_glue/common/export_util.hpp"
 #include "assimp_glue/common/io_util.hpp"
 #include "assimp_glue/common/scene_util.hpp"
-#include "assimp_glue/roblox_mesh/exporter.hpp"
 #include "assimp_glue/roblox_model/anim_export.hpp"
 #include "assimp_glue/roblox_model/generic_export.hpp"
 #include "assimp_glue/roblox_model/scene.hpp"
 #include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_mesh/mesh_writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/xml_writer.hpp"
 
 #include <assimp/DefaultIOSystem.h>
 #include <assimp/DefaultLogger.hpp>
@@ -66,7 +67,7 @@ GenericRbxOptions GenericOptions(const std::string &file, Assimp::IOSystem *io, 
     if (props != nullptr) {
         std::string text;
         if (ReadExportText(*props, GAMEFMT_RBX_MESH_VERSION, text, "%.2f")) {
-            const std::optional<std::string> version = NormaliseRobloxMeshVersion(text);
+            const std::optional<std::string> version = rbxmesh::NormaliseRobloxMeshVersion(text);
             if (!version)
                 throw FormatError(rbx::kFormatName, std::string("option ") + GAMEFMT_RBX_MESH_VERSION +
                                                         " must be 2.00 to 7.00 or auto, not '" + text + "'");

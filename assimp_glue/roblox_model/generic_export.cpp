@@ -15,7 +15,7 @@
 #include "common/text_number.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
-#include "importers/roblox_model/appearance.hpp"
+#include "importers/roblox_model/appearance/appearance.hpp"
 
 #include <assimp/material.h>
 #include <assimp/scene.h>

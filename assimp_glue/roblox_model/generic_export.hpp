@@ -4,7 +4,7 @@
 // that importing the written file with the output folder as asset folder gives back the geometry.
 #pragma once
 
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -13,11 +13,12 @@
 #include "common/png.hpp"
 #include "common/text_number.hpp"
 #include "gamefmt/roblox_model.hpp"
-#include "importers/roblox_model/appearance.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/shapes.hpp"
-#include "importers/roblox_model/terrain.hpp"
-#include "importers/roblox_model/texture_pack.hpp"
+#include "importers/roblox_model/appearance/appearance.hpp"
+#include "importers/roblox_model/appearance/texture_pack.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/geometry/shapes.hpp"
+#include "importers/roblox_model/geometry/terrain.hpp"
+#include "meshing/terrain_mesher.hpp"
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/scene.h>

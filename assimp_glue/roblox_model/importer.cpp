@@ -10,8 +10,8 @@
 #include "common/ascii.hpp"
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
-#include "importers/roblox_model/detect.hpp"
-#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/document/detect.hpp"
+#include "importers/roblox_model/document/reader.hpp"
 
 #include <assimp/Importer.hpp>
 

@@ -4,9 +4,9 @@
 #include "assimp_glue/common/scene_util.hpp"
 #include "assimp_glue/roblox_model/scene.hpp"
 #include "common/text_number.hpp"
-#include "importers/roblox_model/appearance.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/appearance/appearance.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
 
 #include <assimp/material.h>
 #include <assimp/scene.h>

@@ -6,9 +6,12 @@
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "gamefmt/metadata.hpp"
-#include "importers/roblox_model/animation.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/value_text.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/value_text.hpp"
+#include "importers/roblox_model/motion/curves.hpp"
+#include "importers/roblox_model/motion/easing.hpp"
+#include "importers/roblox_model/motion/keyframes.hpp"
+#include "importers/roblox_model/motion/rigs.hpp"
 
 #include <assimp/anim.h>
 #include <assimp/scene.h>
@@ -48,15 +51,6 @@ namespace {
 using rbx::kTicksPerSecond;                             // Studio ticks: 30-fps keyframe times land on whole ticks
 constexpr double kEpsilon = 1.0 / rbx::kTicksPerSecond; // Constant easing's switch takes one tick (§7.2)
 const std::string kModule = "Roblox model: ";
-
-aiMatrix4x4 ToMatrix(const rbx::Rigid &t) {
-    const auto &r = t.r;
-    return aiMatrix4x4(static_cast<ai_real>(r[0]), static_cast<ai_real>(r[1]), static_cast<ai_real>(r[2]),
-                       static_cast<ai_real>(t.p[0]), static_cast<ai_real>(r[3]), static_cast<ai_real>(r[4]),
-                       static_cast<ai_real>(r[5]), static_cast<ai_real>(t.p[1]), static_cast<ai_real>(r[6]),
-                       static_cast<ai_real>(r[7]), static_cast<ai_real>(r[8]), static_cast<ai_real>(t.p[2]), 0, 0, 0,
-                       1);
-}
 
 // Child lists being rewritten: copied out of the nodes when first touched, written back by `commit`.
 class NodeEditor {
@@ -128,14 +122,14 @@ aiNode *BuildMotorJoint(const rbx::Document &doc, const rbx::RigJoint &j, const 
     if (p0 == nullptr || p1 == nullptr || p1->mParent == nullptr || NodeEditor::IsWithin(p0, p1)) return nullptr;
     const std::string base = SanitizeForAiString(doc.instances[j.instance].name, 990);
     const std::string referent = rbx::ReferentText(doc, j.instance);
-    aiNode *c0 = JointNode(names.make(base + ":C0"), ToMatrix(j.c0), referent);
+    aiNode *c0 = JointNode(names.make(base + ":C0"), ToAi(j.c0), referent);
     aiNode *t = JointNode(names.make(base + ":T"), aiMatrix4x4(), referent);
     MarkMoved(doc, j.part1, p1);
     edit.detach(p1);
     edit.attach(c0, p0);
     edit.attach(t, c0);
     edit.attach(p1, t);
-    p1->mTransformation = ToMatrix(j.c1.inverse());
+    p1->mTransformation = ToAi(j.c1.inverse());
     return t;
 }
 
@@ -165,7 +159,7 @@ void BuildRiders(const rbx::Document &doc, const rbx::RigSet &set, const std::ve
         MarkMoved(doc, w.part, rider);
         edit.detach(rider);
         edit.attach(rider, on);
-        rider->mTransformation = ToMatrix(w.local);
+        rider->mTransformation = ToAi(w.local);
     }
     if (skipped != 0)
         LogWarn(kModule + std::to_string(skipped) + " welded part(s) left in place: riding along would put a node " +
@@ -275,22 +269,25 @@ std::vector<double> SampleTimes(const rbx::Track &track, double length, unsigned
         times.push_back(a);
         if (i + 1 == k.size()) break;
         const double b = k[i + 1].time, d = b - a;
-        const std::uint32_t style = k[i].style, dir = k[i].direction > 2 ? 0 : k[i].direction;
-        if (style == 0 || style > 5) continue;
-        if (style == 1) { // Constant: In switches at once, Out at the next key, InOut half way
+        using S = rbx::EasingStyle;
+        using D = rbx::EasingDirection;
+        const S style = k[i].style;
+        const D dir = static_cast<std::uint32_t>(k[i].direction) > 2 ? D::In : k[i].direction;
+        if (style == S::Linear || static_cast<std::uint32_t>(style) > 5) continue;
+        if (style == S::Constant) { // In switches at once, Out at the next key, InOut half way
             const double eps = std::min(kEpsilon, d / 4);
-            const double at = dir == 0 ? a + eps : dir == 1 ? b : a + d / 2;
-            if (dir != 0) times.push_back(at - eps);
+            const double at = dir == D::In ? a + eps : dir == D::Out ? b : a + d / 2;
+            if (dir != D::In) times.push_back(at - eps);
             times.push_back(at);
             continue;
         }
         const double step = std::max(h, d / rbx::kMaxBakedKeysPerSegment);
         for (double t = a + step; t < b - step / 2; t += step) times.push_back(t);
-        if (style == 4) { // the bounce's kinks
+        if (style == S::Bounce) { // the bounce's kinks
             for (double x : {4.0 / 11, 8.0 / 11, 10.0 / 11}) {
-                if (dir == 0) times.push_back(a + (1 - x) * d);
-                if (dir == 1) times.push_back(a + x * d);
-                if (dir == 2) {
+                if (dir == D::In) times.push_back(a + (1 - x) * d);
+                if (dir == D::Out) times.push_back(a + x * d);
+                if (dir == D::InOut) {
                     times.push_back(a + (1 - x) / 2 * d);
                     times.push_back(a + (1 - x / 2) * d);
                 }
@@ -314,10 +311,10 @@ aiNodeAnim *Channel(const rbx::Track &track, const std::string &node, double len
     ch->mScalingKeys = new aiVectorKey[1];
     ch->mScalingKeys[0] = aiVectorKey(0, aiVector3D(1, 1, 1));
     ch->mPreState = ch->mPostState = aiAnimBehaviour_CONSTANT;
-    rbx::Quatd prev;
+    Quatd prev;
     for (std::size_t i = 0; i < times.size(); ++i) {
-        const rbx::Rigid t = rbx::EvaluateTrack(track, times[i]);
-        rbx::Quatd q = rbx::QuatFromRigid(t);
+        const Rigid t = rbx::EvaluateTrack(track, times[i]);
+        Quatd q = QuatFromRigid(t);
         if (i > 0 && q.w * prev.w + q.x * prev.x + q.y * prev.y + q.z * prev.z < 0) q = {-q.w, -q.x, -q.y, -q.z};
         prev = q;
         const double tick = times[i] * kTicksPerSecond;

@@ -7,11 +7,12 @@
 #include "common/compression.hpp"
 #include "common/error.hpp"
 #include "common/text_number.hpp"
-#include "importers/roblox_model/appearance.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/value_text.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/appearance/appearance.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/tree_walk.hpp"
+#include "importers/roblox_model/document/value_text.hpp"
+#include "importers/roblox_model/document/xml_writer.hpp"
 
 #include <assimp/scene.h>
 
@@ -117,30 +118,13 @@ bool IsCollapsedClip(const Document &doc, const Instance &inst) {
     return cls == "KeyframeSequence" || cls == "CurveAnimation";
 }
 
-// Visits the instances reachable from the roots in document pre-order (the order nodes are made), each once:
-// fn(index, parentIndex or kNoInstance, depth with top-level = 1). Iterative: the file controls the depth. With
-// `collapse`, the descendants of animation clips are not visited (they have no nodes).
-template <typename Fn> void ForEachInTreeOrder(const Document &doc, Fn &&fn, bool collapse = false) {
-    struct Item {
-        std::uint32_t index;
-        std::uint32_t parent;
-        std::size_t depth;
-    };
-    const std::size_t n = doc.instances.size();
-    std::vector<bool> visited(n, false);
-    std::vector<Item> stack;
-    for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it) stack.push_back({*it, kNoInstance, 1});
-    while (!stack.empty()) {
-        const Item item = stack.back();
-        stack.pop_back();
-        if (item.index >= n || visited[item.index]) continue; // cycles are the reader's to report
-        visited[item.index] = true;
-        fn(item.index, item.parent, item.depth);
-        const Instance &inst = doc.instances[item.index];
-        if (collapse && IsCollapsedClip(doc, inst)) continue;
-        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c)
-            stack.push_back({*c, item.index, item.depth + 1});
-    }
+// Visits the document's tree (rbx::ForEachInTreeOrder) without the descendants of animation clips when `collapse`
+// (they have no nodes): fn(index, parentIndex or kNoInstance, depth with top-level = 1).
+template <typename Fn> void ForEachNodeInstance(const Document &doc, Fn &&fn, bool collapse) {
+    rbx::ForEachInTreeOrder(doc, [&](const rbx::TreeStep &step) {
+        fn(step.index, step.parent, step.depth);
+        return !(collapse && IsCollapsedClip(doc, doc.instances[step.index]));
+    });
 }
 
 // The name an instance's node starts from: its Name (or class), valid UTF-8, cut to 1000 bytes so that the
@@ -160,7 +144,7 @@ std::string WantedNodeName(const Document &doc, const Instance &inst) {
 // unique in the scene, "DataModel" taken by the root. DocumentFromScene finds instances by these names.
 std::vector<std::string> InstanceNodeNames(const Document &doc, UniqueNames &names) {
     std::vector<std::string> out(doc.instances.size());
-    ForEachInTreeOrder(
+    ForEachNodeInstance(
         doc,
         [&](std::uint32_t index, std::uint32_t, std::size_t) {
             const Instance &inst = doc.instances[index];
@@ -193,15 +177,7 @@ namespace {
 // costs one pass over its instances, not one per clip).
 std::uint64_t CountDescendants(const Document &doc, std::uint32_t index, std::vector<bool> &seen) {
     std::uint64_t count = 0;
-    std::vector<std::uint32_t> stack(doc.instances[index].children.begin(), doc.instances[index].children.end());
-    while (!stack.empty()) {
-        const std::uint32_t i = stack.back();
-        stack.pop_back();
-        if (i >= doc.instances.size() || seen[i]) continue;
-        seen[i] = true;
-        ++count;
-        stack.insert(stack.end(), doc.instances[i].children.begin(), doc.instances[i].children.end());
-    }
+    rbx::WalkTree(doc, doc.instances[index].children, index, seen, [&](const rbx::TreeStep &) { ++count; });
     return count;
 }
 
@@ -291,7 +267,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     std::vector<aiNode *> rootChildren;
     std::vector<std::uint32_t> order; // tree pre-order
     order.reserve(n);
-    ForEachInTreeOrder(
+    ForEachNodeInstance(
         doc,
         [&](std::uint32_t index, std::uint32_t parent, std::size_t depth) {
             const Instance &inst = doc.instances[index];
@@ -462,18 +438,10 @@ std::vector<std::vector<std::uint32_t>> KeptChildren(const std::vector<std::uint
 void KeepCollapsed(const Document &source, const std::vector<std::uint32_t> &clips, std::vector<bool> &kept,
                    std::vector<std::uint32_t> &order, std::vector<KeptInstance> &where) {
     for (std::uint32_t clip : clips) {
-        std::vector<std::uint32_t> stack(source.instances[clip].children.rbegin(),
-                                         source.instances[clip].children.rend());
-        while (!stack.empty()) {
-            const std::uint32_t d = stack.back();
-            stack.pop_back();
-            if (d >= source.instances.size() || kept[d]) continue;
-            kept[d] = true;
-            order.push_back(d);
-            where[d] = {source.instances[d].parent, -1};
-            const auto &children = source.instances[d].children;
-            stack.insert(stack.end(), children.rbegin(), children.rend());
-        }
+        rbx::WalkTree(source, source.instances[clip].children, clip, kept, [&](const rbx::TreeStep &step) {
+            order.push_back(step.index);
+            where[step.index] = {source.instances[step.index].parent, -1};
+        });
     }
 }
 
@@ -526,8 +494,8 @@ void ReconcileWithNodes(const aiScene &scene, Document &source, Document &out) {
 
     // Unchanged: every instance of the source's tree kept, under the same parent, children in the same order.
     bool unchanged = kids[n] == source.roots;
-    ForEachInTreeOrder(source, [&](std::uint32_t index, std::uint32_t, std::size_t) {
-        unchanged = unchanged && kept[index] && kids[index] == source.instances[index].children;
+    rbx::ForEachInTreeOrder(source, [&](const rbx::TreeStep &step) {
+        unchanged = unchanged && kept[step.index] && kids[step.index] == source.instances[step.index].children;
     });
     if (unchanged) {
         out = std::move(source);

@@ -4,9 +4,10 @@
 #include "assimp_glue/common/scene_util.hpp"
 #include "common/error.hpp"
 #include "gamefmt/roblox_model.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/shapes.hpp"
-#include "importers/roblox_model/union_mesh.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/geometry/shapes.hpp"
+#include "importers/roblox_model/geometry/union_mesh.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "assimp_glue/roblox_model/geometry.hpp"
-#include "importers/roblox_model/appearance.hpp"
+#include "importers/roblox_model/appearance/appearance.hpp"
 
 #include <assimp/vector3.h>
 

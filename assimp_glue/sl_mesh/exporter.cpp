@@ -6,7 +6,6 @@
 #include "assimp_glue/common/export_util.hpp"
 #include "assimp_glue/common/io_util.hpp"
 #include "assimp_glue/common/scene_util.hpp"
-#include "assimp_glue/roblox_mesh/exporter.hpp" // ParseLodRatios
 #include "common/error.hpp"
 #include "common/math.hpp"
 #include "gamefmt/config.hpp"

@@ -2,6 +2,8 @@
 // solid colours, packed normals, face normals, radius, accumulated UVs and §6 corner shading.
 #include "importers/redguard/model.hpp"
 
+#include "common/bit_cast.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -10,10 +12,6 @@
 namespace gamefmt::redguard {
 
 namespace {
-
-template <typename T> bool BitwiseEqual(const std::vector<T> &a, const std::vector<T> &b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
 
 // Position of vertex `index` as doubles; false when the index is out of range.
 bool VertexAt(const std::vector<std::int32_t> &positions, std::uint32_t index, double out[3]) {
@@ -63,15 +61,13 @@ bool Face::operator==(const Face &o) const {
 
 bool Section4Group::operator==(const Section4Group &o) const {
     // The opaque floats compare bitwise: the model is lossless, and NaN must equal itself.
-    return centre == o.centre && radius == o.radius &&
-           // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit equality is the point
-           std::memcmp(opaque.data(), o.opaque.data(), sizeof opaque) == 0 && refs == o.refs;
+    return centre == o.centre && radius == o.radius && SameBits(opaque, o.opaque) && refs == o.refs;
 }
 
 bool RG3DModel::operator==(const RG3DModel &o) const {
     // Vertex normals compare bitwise so that the NaN "no normal" marker equals itself.
     return version == o.version && radius == o.radius && frameType == o.frameType && vertices == o.vertices &&
-           faces == o.faces && faceNormals == o.faceNormals && BitwiseEqual(vertexNormals, o.vertexNormals) &&
+           faces == o.faces && faceNormals == o.faceNormals && SameBits(vertexNormals, o.vertexNormals) &&
            normalTable == o.normalTable && hasSection4 == o.hasSection4 && section4 == o.section4 &&
            frames == o.frames && v2Opaque == o.v2Opaque;
 }

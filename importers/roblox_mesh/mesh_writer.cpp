@@ -20,16 +20,19 @@
 //    tables as empty).
 #include "importers/roblox_mesh/mesh_writer.hpp"
 
+#include "common/ascii.hpp"
 #include "common/byte_writer.hpp"
 #include "common/error.hpp"
 #include "common/text_number.hpp"
 #include "importers/roblox_mesh/draco_encode.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -579,6 +582,22 @@ std::vector<std::uint8_t> WriteRobloxMesh(const RobloxMesh &mesh, const WriteOpt
     // gets them back.
     if (version == mesh.version) w.bytes(mesh.trailingBytes);
     return w.take();
+}
+
+std::optional<std::string> NormaliseRobloxMeshVersion(const std::string &text) {
+    std::string trimmed = text;
+    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
+    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) trimmed.erase(0, 1);
+    const std::string lower = AsciiLower(trimmed);
+    if (lower == "auto") return std::string("auto");
+    double number = 0;
+    const char *end = trimmed.data() + trimmed.size();
+    const auto result = std::from_chars(trimmed.data(), end, number);
+    if (trimmed.empty() || result.ec != std::errc() || result.ptr != end) return std::nullopt;
+    for (const char *version : kWritableVersions)
+        if (double known = 0; ParseDouble(version, known) && std::fabs(number - known) < 1e-4)
+            return std::string(version);
+    return std::nullopt;
 }
 
 } // namespace gamefmt::rbxmesh

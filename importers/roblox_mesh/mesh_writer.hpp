@@ -5,6 +5,7 @@
 #include "importers/roblox_mesh/mesh.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,12 @@ struct WriteOptions {
 };
 
 std::vector<std::uint8_t> WriteRobloxMesh(const RobloxMesh &mesh, const WriteOptions &options = {});
+
+// The versions WriteRobloxMesh writes, oldest first.
+inline constexpr const char *kWritableVersions[] = {"2.00", "3.00", "4.00", "4.01", "5.00", "6.00", "7.00"};
+
+// "2", "2.0", "2.00" → "2.00"; "auto" (any case) → "auto"; nullopt for anything else, including the
+// versions gamefmt reads but does not write (1.00, 1.01, 3.01).
+std::optional<std::string> NormaliseRobloxMeshVersion(const std::string &text);
 
 } // namespace gamefmt::rbxmesh

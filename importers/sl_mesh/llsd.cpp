@@ -2,6 +2,7 @@
 // depth, the writer, and a short text rendering.
 #include "importers/sl_mesh/llsd.hpp"
 
+#include "common/bit_cast.hpp"
 #include "common/byte_reader.hpp"
 #include "common/error.hpp"
 #include "common/text_number.hpp"
@@ -21,11 +22,6 @@ bool KeyLess(const std::string &a, const std::string &b) {
     const std::size_t n = std::min(a.size(), b.size());
     const int c = n != 0 ? std::memcmp(a.data(), b.data(), n) : 0;
     return c != 0 ? c < 0 : a.size() < b.size();
-}
-
-bool SameBits(double a, double b) {
-    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): bit equality is the point (-0, NaN payloads)
-    return std::memcmp(&a, &b, sizeof(double)) == 0;
 }
 
 } // namespace

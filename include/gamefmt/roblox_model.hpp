@@ -3,7 +3,7 @@
 //
 //   const aiScene *scene = importer.ReadFile("place.rbxl", 0);
 //   if (gamefmt::IsRobloxModelScene(*scene)) {
-//       gamefmt::rbx::Document doc;                // importers/roblox_model/dom.hpp
+//       gamefmt::rbx::Document doc;                // importers/roblox_model/document/dom.hpp
 //       gamefmt::RobloxDocumentFromScene(*scene, doc);
 //   }
 #pragma once

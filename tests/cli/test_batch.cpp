@@ -335,7 +335,7 @@ TEST(Batch, ManifestSaysWhatHappenedToEachInput) {
     e.input = "dir/é \"q\"\n.mesh";
     e.size = 12345678901ull;
     e.sha256 = std::string(64, 'a');
-    e.status = "ok";
+    e.status = cli::ManifestStatus::Skipped;
     e.outputs = {"o/1.glb", "o/2.bin"};
     e.warnings = 3;
     e.ms = 17;
@@ -344,6 +344,7 @@ TEST(Batch, ManifestSaysWhatHappenedToEachInput) {
     cli::ManifestEntry back;
     ASSERT_TRUE(cli::ParseManifestLine(text, back));
     EXPECT_EQ(back.input, e.input);
+    EXPECT_EQ(back.status, cli::ManifestStatus::Skipped);
     EXPECT_EQ(back.size, e.size);
     EXPECT_EQ(back.outputs, e.outputs);
     EXPECT_EQ(back.warnings, 3u);

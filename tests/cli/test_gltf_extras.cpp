@@ -6,9 +6,9 @@
 #include "cli/run_cli.hpp"
 #include "common/utf8_path.hpp"
 #include "gamefmt/metadata.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_values.hpp"
 

@@ -16,9 +16,10 @@
 #include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/xml_writer.hpp"
 #include "support/rbx_compare.hpp"
 
 #include <assimp/Exporter.hpp>

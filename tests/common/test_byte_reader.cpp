@@ -543,3 +543,49 @@ TEST(ByteReader, FailAtReportsGivenPosition) {
     EXPECT_EQ(e.offset(), 102u);
     EXPECT_STREQ(e.what(), "Fmt: bad count (at byte offset 102)");
 }
+
+// The non-throwing reads (for decoders whose input may legitimately not parse): values little-endian whatever the
+// type, false with the cursor unmoved when a value does not fit.
+TEST(ByteReader, TryReadsReportInsteadOfThrowing) {
+    const std::uint8_t bytes[] = {0x01, 0x00, 0x80, 0x3F, 0x02, 0x00, 0x00, 0x00, 'h', 'i', 0xFF};
+    gamefmt::ByteReader r(bytes, sizeof bytes, "test");
+    std::int16_t i = 0;
+    ASSERT_TRUE(r.tryLE(i));
+    EXPECT_EQ(i, 1);
+    std::uint16_t top = 0;
+    ASSERT_TRUE(r.tryLE(top));
+    EXPECT_EQ(top, 0x3F80);
+    r.seek(0);
+    std::uint32_t word = 0;
+    ASSERT_TRUE(r.tryLE(word));
+    EXPECT_EQ(word, 0x3F800001u);
+    r.seek(0);
+    float f = 0;
+    ASSERT_TRUE(r.tryLE(f));
+    EXPECT_EQ(f, gamefmt::BitCast<float>(0x3F800001u));
+    std::string s;
+    ASSERT_TRUE(r.tryStringU32le(s));
+    EXPECT_EQ(s, "hi");
+    EXPECT_EQ(r.tell(), 10u);
+    EXPECT_FALSE(r.tryLE(word)); // one byte left
+    EXPECT_EQ(r.tell(), 10u);
+    const std::uint8_t shortString[] = {0x05, 0, 0, 0, 'a'};
+    gamefmt::ByteReader cut(shortString, sizeof shortString, "test");
+    EXPECT_FALSE(cut.tryStringU32le(s));
+    EXPECT_EQ(cut.tell(), 0u);
+    double d = 0;
+    EXPECT_FALSE(cut.tryLE(d));
+    const std::uint8_t one[] = {0, 0, 0, 0, 0, 0, 0xF0, 0x3F};
+    gamefmt::ByteReader dr(one, sizeof one, "test");
+    ASSERT_TRUE(dr.tryLE(d));
+    EXPECT_EQ(d, 1.0);
+}
+
+TEST(ByteReader, SameBitsTellsNegativeZeroAndKeepsNaN) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    EXPECT_TRUE(gamefmt::SameBits(nan, nan));
+    EXPECT_FALSE(gamefmt::SameBits(0.0f, -0.0f));
+    EXPECT_TRUE(gamefmt::SameBits(std::vector<double>{1, 2}, std::vector<double>{1, 2}));
+    EXPECT_FALSE(gamefmt::SameBits(std::vector<double>{1, 2}, std::vector<double>{1}));
+    EXPECT_TRUE(gamefmt::SameBits(std::vector<double>{}, std::vector<double>{}));
+}

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -362,4 +363,84 @@ TEST(Math, Mat4NearlyEqualsWithinARelativeTenThousandth) {
     b.m[3][0] = 0.5f; // the bottom row: compared with 4 rows, not with 3
     EXPECT_FALSE(a.nearlyEquals(b));
     EXPECT_TRUE(a.nearlyEquals(b, 3));
+}
+
+// ---------------------------------------------------------------- double precision: the one math of rigs and CFrames
+
+using gamefmt::Quatd;
+using gamefmt::Rigid;
+using gamefmt::Vec3d;
+
+namespace {
+
+void ExpectRigid(const Rigid &t, const std::array<double, 9> &r, const Vec3d &p, double tol = 1e-12) {
+    for (std::size_t i = 0; i < 9; ++i) EXPECT_NEAR(t.r[i], r[i], tol) << "rotation entry " << i;
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(t.p[i], p[i], tol) << "position " << i;
+}
+
+} // namespace
+
+TEST(Math, Vec3dIndexNormaliseAndDegenerate) {
+    Vec3d v{3, 4, 12};
+    EXPECT_EQ(v[0], 3);
+    EXPECT_EQ(v[2], 12);
+    v[1] = -4;
+    EXPECT_EQ(v.y, -4);
+    EXPECT_EQ(v.length(), 13);
+    const Vec3d n = v.normalized();
+    EXPECT_DOUBLE_EQ(n.x, 3.0 / 13); // divided, not multiplied by a reciprocal
+    EXPECT_DOUBLE_EQ(n.z, 12.0 / 13);
+    EXPECT_EQ(Vec3d{}.normalized(), Vec3d{});
+    EXPECT_EQ((Vec3d{std::numeric_limits<double>::infinity(), 0, 0}.normalized()), Vec3d{});
+    EXPECT_EQ((Vec3d{1, 0, 0}.cross(Vec3d{0, 1, 0})), (Vec3d{0, 0, 1}));
+}
+
+// The reference's CFrame algebra (docs/formats/roblox-animation.md §5.1): (p, R)·(q, S) = (p + Rq, RS), inverse
+// (−Rᵀp, Rᵀ); Rx90 has rows 1 0 0 | 0 0 −1 | 0 1 0.
+TEST(Math, RigidProductInverseAndAxisRotations) {
+    const Rigid rx = Rigid::Rotation(0, 3.14159265358979323846 / 2);
+    ExpectRigid(rx, {1, 0, 0, 0, 0, -1, 0, 1, 0}, {0, 0, 0});
+    ExpectRigid(Rigid::Rotation(1, 3.14159265358979323846 / 2), {0, 0, 1, 0, 1, 0, -1, 0, 0}, {0, 0, 0});
+    ExpectRigid(Rigid::Rotation(2, 3.14159265358979323846 / 2), {0, -1, 0, 1, 0, 0, 0, 0, 1}, {0, 0, 0});
+    ExpectRigid(Rigid::Rotation(7, 1.0), {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0});
+    Rigid a = rx;
+    a.p = {1, 2, 3};
+    Rigid b;
+    b.p = {0, 0, -1};
+    // a · b: b's position (0, 0, −1) rotated by Rx90 is (0, 1, 0), then moved by (1, 2, 3).
+    ExpectRigid(a * b, rx.r, {1, 3, 3});
+    ExpectRigid(a * a.inverse(), {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0});
+    ExpectRigid(a.inverse(), {1, 0, 0, 0, 0, 1, 0, -1, 0}, {-1, -3, 2});
+    const Vec3d z = a.column(2); // Rx90's Z axis is −Y (cos 90° in double is 6e−17, not 0)
+    EXPECT_NEAR(z.x, 0, 1e-15);
+    EXPECT_EQ(z.y, -1);
+    EXPECT_NEAR(z.z, 0, 1e-15);
+}
+
+TEST(Math, QuaternionsOfRigidsAndSlerp) {
+    const double h = 0.70710678118654752440;
+    const Quatd q = gamefmt::QuatFromRigid(Rigid::Rotation(0, 3.14159265358979323846 / 2));
+    EXPECT_NEAR(q.w, h, 1e-15);
+    EXPECT_NEAR(q.x, h, 1e-15);
+    EXPECT_NEAR(q.y, 0, 1e-15);
+    // Half way from the identity: Rx45, whose rotation keeps (1, 0, 0) and turns (0, 1, 0) to (0, h, h).
+    const Rigid half = gamefmt::RigidFromQuat(gamefmt::Slerp({}, q, 0.5), {5, 6, 7});
+    ExpectRigid(half, {1, 0, 0, 0, h, -h, 0, h, h}, {5, 6, 7}, 1e-15);
+    // The shorter arc: −q is the same rotation.
+    const Quatd back = gamefmt::Slerp({}, {-q.w, -q.x, -q.y, -q.z}, 1);
+    EXPECT_NEAR(back.w, h, 1e-15);
+    EXPECT_NEAR(back.x, h, 1e-15);
+    // Every branch of the conversion: half turns about each axis.
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+        const Quatd turn = gamefmt::QuatFromRigid(Rigid::Rotation(axis, 3.14159265358979323846));
+        EXPECT_NEAR(std::fabs(axis == 0 ? turn.x : axis == 1 ? turn.y : turn.z), 1, 1e-15) << axis;
+        EXPECT_NEAR(turn.w, 0, 1e-15) << axis;
+    }
+}
+
+TEST(Math, Mat4AxisRotationsAreRightHanded) {
+    const Vec3 y = Mat4::RotationX(kHalfPi).transformVector({0, 1, 0});
+    ExpectVec(y, 0, 0, 1);
+    ExpectVec(Mat4::RotationY(kHalfPi).transformVector({0, 0, 1}), 1, 0, 0);
+    ExpectVec(Mat4::RotationZ(kHalfPi).transformVector({1, 0, 0}), 0, 1, 0);
 }

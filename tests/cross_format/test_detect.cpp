@@ -1,7 +1,7 @@
 // Signature tests of every format family (the codec-level functions behind CanRead).
 #include "importers/redguard/detect.hpp"
 #include "importers/roblox_mesh/detect.hpp"
-#include "importers/roblox_model/detect.hpp"
+#include "importers/roblox_model/document/detect.hpp"
 #include "importers/sl_mesh/detect.hpp"
 
 #include <gtest/gtest.h>

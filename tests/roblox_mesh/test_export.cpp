@@ -1,6 +1,7 @@
 // The Roblox mesh exporter (docs/formats/roblox-mesh.md §14): registration, options, the aiScene → BuildInput
 // conversion on hand-built scenes, exports of every version re-read by our reader and importer, skinning, the corpus
 // round trip, errors and the command line.
+#include "assimp_glue/common/export_util.hpp"
 #include "assimp_glue/roblox_mesh/exporter.hpp"
 
 #include "common/base64.hpp"
@@ -9,6 +10,7 @@
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
+#include "importers/roblox_mesh/mesh_writer.hpp"
 #include "support/expect_error.hpp"
 #include "support/import_helpers.hpp"
 #include "support/scene_build.hpp"
@@ -302,8 +304,8 @@ TEST(RobloxMeshExport, RegistersSevenIdsOnceWithTheMeshExtension) {
 }
 
 TEST(RobloxMeshExport, VersionAndRatioText) {
-    using gamefmt::glue::NormaliseRobloxMeshVersion;
     using gamefmt::glue::ParseLodRatios;
+    using gamefmt::rbxmesh::NormaliseRobloxMeshVersion;
     EXPECT_EQ(NormaliseRobloxMeshVersion("7.00"), "7.00");
     EXPECT_EQ(NormaliseRobloxMeshVersion("7"), "7.00");
     EXPECT_EQ(NormaliseRobloxMeshVersion(" 4.01 "), "4.01");

@@ -3,7 +3,7 @@
 // launcher uses, docs/roblox-assets.md "Roblox installs").
 #include "assimp_glue/roblox_model/installs.hpp"
 #include "common/utf8_path.hpp"
-#include "importers/roblox_model/texture_pack.hpp"
+#include "importers/roblox_model/appearance/texture_pack.hpp"
 #include "support/import_helpers.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include "assimp_glue/roblox_model/assets.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_values.hpp"
 

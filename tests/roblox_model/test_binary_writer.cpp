@@ -1,8 +1,9 @@
 // Tests of the Roblox binary writer: exact bytes of small hand-built documents (header, chunk framing,
 // PROP bodies against the byte examples of docs/formats/roblox-model.md §2.2-§2.5), Studio layout conventions, and
 // corpus round trips binary → DOM → binary under every compression.
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/xml_reader.hpp"
 
 #include "common/compression.hpp"
 #include "common/error.hpp"

@@ -2,7 +2,7 @@
 // chunk dumps (<case>__input.snap) and the decoded values checked against the cases' README.md and
 // rbx-dom's __decoded.snap; encoding must give the blob back byte for byte.
 #include "common/text_number.hpp"
-#include "importers/roblox_model/blobs.hpp"
+#include "importers/roblox_model/document/blobs.hpp"
 #include "support/import_helpers.hpp"
 #include "support/snap.hpp"
 

@@ -1,10 +1,11 @@
 // Class defaults (docs/formats/roblox-model.md §2.7): the generated table, one property of every value type checked
 // against rbx-dom's reflection database (Roblox 0.728, DefaultProperties; the values typed in from it by hand), and
 // the binary writer filling a property only some instances carry.
-#include "importers/roblox_model/class_defaults.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/value_text.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/class_defaults.hpp"
+#include "importers/roblox_model/document/class_defaults_data.hpp"
+#include "importers/roblox_model/document/value_text.hpp"
 
 #include <gtest/gtest.h>
 

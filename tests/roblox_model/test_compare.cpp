@@ -1,6 +1,6 @@
 // CompareDocuments on small hand-built documents: equal documents, and each kind of difference found
 // and reported with the instance path, the property and both values.
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 #include "support/rbx_compare.hpp"
 #include "support/rbx_values.hpp"
 

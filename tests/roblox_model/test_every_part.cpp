@@ -5,12 +5,13 @@
 // another part's mesh or material.
 #include "assimp_glue/roblox_model/scene.hpp"
 #include "common/compression.hpp"
+#include "common/utf8_path.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/mesh.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
-#include "importers/roblox_model/appearance.hpp"
-#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/appearance/appearance.hpp"
+#include "importers/roblox_model/document/reader.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_part_oracle.hpp"
 
@@ -220,12 +221,13 @@ TEST(RbxEveryPart, OracleSeesAnotherPartsMeshOrMaterial) {
     EXPECT_EQ(CheckPartsAgainstSource(doc, *scene, options).wrong, 0u);
 }
 
-// The BrickColor palette the oracle relies on for parts without Color3uint8 is the reference's, number by number.
+// The BrickColor palette the oracle relies on for parts without Color3uint8 is the reference's
+// (docs/formats/roblox-brickcolor-palette.tsv, typed apart from the code's table), number by number.
 TEST(RbxEveryPart, BrickColorPaletteIsTheReferences) {
-    const auto root = test::CorpusDir();
-    const std::filesystem::path tsv = root ? root->parent_path() / "formats" / "brickcolor-palette.tsv" : "";
-    if (!root || !std::filesystem::exists(tsv)) GTEST_SKIP() << "../shared/formats/brickcolor-palette.tsv not found";
+    const std::filesystem::path tsv =
+        PathFromUtf8(GAMEFMT_SOURCE_DIR) / "docs" / "formats" / "roblox-brickcolor-palette.tsv";
     std::ifstream in(tsv);
+    ASSERT_TRUE(in) << PathToUtf8(tsv);
     std::string line;
     std::size_t rows = 0;
     while (std::getline(in, line)) {

@@ -7,7 +7,7 @@
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "gamefmt/metadata.hpp"
-#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/document/reader.hpp"
 #include "support/import_helpers.hpp"
 #include "support/scene_build.hpp"
 

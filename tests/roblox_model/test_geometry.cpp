@@ -7,7 +7,7 @@
 #include "gamefmt/config.hpp"
 #include "gamefmt/metadata.hpp"
 #include "gamefmt/roblox_model.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_values.hpp"
 #include "support/scene_build.hpp"

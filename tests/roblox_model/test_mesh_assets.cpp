@@ -8,7 +8,7 @@
 #include "gamefmt/roblox_model.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_values.hpp"
 #include "support/scene_build.hpp"

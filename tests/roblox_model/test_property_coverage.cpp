@@ -1,8 +1,11 @@
 // Property coverage of the writers (docs/formats/roblox-model.md §2.7): every corpus file read, written as binary
 // and as XML, read back; every (instance, property) pair of the source must be in each output, as in a Studio
 // save of the same document. Instances are paired by their place in the tree (pre-order), not by referent.
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/xml_reader.hpp"
+#include "importers/roblox_model/document/xml_writer.hpp"
 
 #include "support/import_helpers.hpp"
 

@@ -10,10 +10,15 @@
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
 #include "gamefmt/metadata.hpp"
-#include "importers/roblox_model/animation.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/value_text.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/properties.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/value_text.hpp"
+#include "importers/roblox_model/document/xml_writer.hpp"
+#include "importers/roblox_model/motion/curves.hpp"
+#include "importers/roblox_model/motion/easing.hpp"
+#include "importers/roblox_model/motion/keyframes.hpp"
+#include "importers/roblox_model/motion/rigs.hpp"
 #include "support/import_helpers.hpp"
 #include "support/rbx_compare.hpp"
 #include "support/rbx_values.hpp"
@@ -43,6 +48,11 @@ using test::ImportMemory;
 using test::ImportResult;
 
 constexpr double kH = 0.70710678118654752;
+
+// Ease by the numbers the file stores (PoseEasingStyle, PoseEasingDirection), as the reference's tables give them.
+double EaseN(std::uint32_t style, std::uint32_t direction, double u) {
+    return rbx::Ease(static_cast<rbx::EasingStyle>(style), static_cast<rbx::EasingDirection>(direction), u);
+}
 
 // ------------------------------------------------------------------ the synthetic rig (§9.1)
 
@@ -255,7 +265,7 @@ TEST_P(RbxRigArm, EveryRowOfTheReferenceTable) {
     EXPECT_NEAR(u.b2, kH, 1e-5);
     EXPECT_NEAR(u.c2, kH, 1e-5);
     const aiMatrix4x4 l = WorldAt(s, raise, "Lower", 2);
-    const rbx::Rigid expected = rbx::RigidFromCFrame(At(0, 0, 0, kRx90)) * rbx::RigidFromCFrame(At(0, 0, 0, kRy90));
+    const Rigid expected = rbx::RigidFromCFrame(At(0, 0, 0, kRx90)) * rbx::RigidFromCFrame(At(0, 0, 0, kRy90));
     const ai_real got[9] = {l.a1, l.a2, l.a3, l.b1, l.b2, l.b3, l.c1, l.c2, l.c3};
     for (int i = 0; i < 9; ++i) EXPECT_NEAR(got[i], expected.r[static_cast<std::size_t>(i)], 1e-5) << i;
 }
@@ -309,26 +319,26 @@ INSTANTIATE_TEST_SUITE_P(BinaryAndXml, RbxRigArm, ::testing::Bool(),
 // ------------------------------------------------------------------ §9.2 and the evaluator
 
 TEST(RbxAnimation, EasingSpotValues) {
-    EXPECT_NEAR(rbx::Ease(5, 0, .25), .015625, 1e-9);
-    EXPECT_NEAR(rbx::Ease(5, 1, .25), .578125, 1e-9);
-    EXPECT_NEAR(rbx::Ease(3, 0, .25), .578125, 1e-9);
-    EXPECT_NEAR(rbx::Ease(4, 1, .5), .765625, 1e-9);
-    EXPECT_NEAR(rbx::Ease(4, 0, .5), .234375, 1e-9);
-    EXPECT_NEAR(rbx::Ease(2, 1, .5), 1.015625, 1e-6);
-    EXPECT_NEAR(rbx::Ease(5, 2, .25), .0625, 1e-9);
-    EXPECT_EQ(rbx::Ease(1, 1, .999), 0);
-    EXPECT_EQ(rbx::Ease(1, 0, .001), 1);
+    EXPECT_NEAR(EaseN(5, 0, .25), .015625, 1e-9);
+    EXPECT_NEAR(EaseN(5, 1, .25), .578125, 1e-9);
+    EXPECT_NEAR(EaseN(3, 0, .25), .578125, 1e-9);
+    EXPECT_NEAR(EaseN(4, 1, .5), .765625, 1e-9);
+    EXPECT_NEAR(EaseN(4, 0, .5), .234375, 1e-9);
+    EXPECT_NEAR(EaseN(2, 1, .5), 1.015625, 1e-6);
+    EXPECT_NEAR(EaseN(5, 2, .25), .0625, 1e-9);
+    EXPECT_EQ(EaseN(1, 1, .999), 0);
+    EXPECT_EQ(EaseN(1, 0, .001), 1);
     // §5.3's check values at .25/.5/.75.
     const double u[3] = {.25, .5, .75};
     const double cubicIn[3] = {.578125, .875, .984375}, bounceInOut[3] = {.117188, .5, .617188},
                  elasticIn[3] = {-.005524, -.015625, .088388}, elasticInOut[3] = {.011969, .5, .988031};
     for (int i = 0; i < 3; ++i) {
-        EXPECT_NEAR(rbx::Ease(3, 0, u[i]), cubicIn[i], 1e-6);
-        EXPECT_NEAR(rbx::Ease(4, 2, u[i]), bounceInOut[i], 1e-6);
-        EXPECT_NEAR(rbx::Ease(2, 0, u[i]), elasticIn[i], 1e-6);
-        EXPECT_NEAR(rbx::Ease(2, 2, u[i]), elasticInOut[i], 1e-6);
+        EXPECT_NEAR(EaseN(3, 0, u[i]), cubicIn[i], 1e-6);
+        EXPECT_NEAR(EaseN(4, 2, u[i]), bounceInOut[i], 1e-6);
+        EXPECT_NEAR(EaseN(2, 0, u[i]), elasticIn[i], 1e-6);
+        EXPECT_NEAR(EaseN(2, 2, u[i]), elasticInOut[i], 1e-6);
     }
-    EXPECT_EQ(rbx::Ease(99, 7, .3), .3); // unknown style: Linear
+    EXPECT_EQ(EaseN(99, 7, .3), .3); // unknown style: Linear
 }
 
 // One joint keyed 0 → 1 stud along X over a second with `style`/`direction`; the channel's samples against §5.3.
@@ -345,7 +355,7 @@ void CheckEasedChannel(std::uint32_t style, std::uint32_t direction, double tole
     const aiAnimation *anim = AnimationNamed(*r.scene, "Ease");
     ASSERT_NE(anim, nullptr);
     for (double t = 0; t <= 1.0001; t += 1.0 / 97) {
-        const double expected = rbx::Ease(style, direction, t);
+        const double expected = EaseN(style, direction, t);
         const aiMatrix4x4 m = ChannelAt(*anim->mChannels[0], t * anim->mTicksPerSecond);
         EXPECT_NEAR(m.a4, expected, tolerance) << "style " << style << " dir " << direction << " t " << t;
     }
@@ -862,7 +872,7 @@ void ExpectSameTransforms(const Document &original, const Document &back, const 
             if (t.name == ta.name && t.parent == ta.parent) tb = &t;
         ASSERT_NE(tb, nullptr) << ta.parent << "/" << ta.name;
         for (double t : times) {
-            const rbx::Rigid x = rbx::EvaluateTrack(ta, t), y = rbx::EvaluateTrack(*tb, t);
+            const Rigid x = rbx::EvaluateTrack(ta, t), y = rbx::EvaluateTrack(*tb, t);
             for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(x.p[i], y.p[i], 1e-4) << ta.name << " t=" << t;
             for (std::size_t i = 0; i < 9; ++i) EXPECT_NEAR(x.r[i], y.r[i], 1e-4) << ta.name << " t=" << t;
         }
@@ -941,12 +951,12 @@ TEST(RbxAnimationExport, AlikeRigsEachGetTheirSequenceThroughGlb) {
 TEST(RbxAnimationExport, WorldSpaceAnimatedPartsConvertThroughTheJoints) {
     struct Pose {
         double x, y, z;
-        rbx::Rigid rot;
+        Rigid rot;
     };
     const auto rot = [](std::array<float, 9> r) { return rbx::RigidFromCFrame(At(0, 0, 0, r)); };
-    const rbx::Rigid id, rx90 = rot(kRx90), ry90 = rot(kRy90);
-    const rbx::Rigid rx45 = rbx::RigidFromQuat(rbx::Slerp({}, rbx::QuatFromRigid(rx90), 0.5), {0, 0, 0});
-    const rbx::Rigid ry45 = rbx::RigidFromQuat(rbx::Slerp({}, rbx::QuatFromRigid(ry90), 0.5), {0, 0, 0});
+    const Rigid id, rx90 = rot(kRx90), ry90 = rot(kRy90);
+    const Rigid rx45 = RigidFromQuat(Slerp({}, QuatFromRigid(rx90), 0.5), {0, 0, 0});
+    const Rigid ry45 = RigidFromQuat(Slerp({}, QuatFromRigid(ry90), 0.5), {0, 0, 0});
     const double times[] = {0, 0.5, 1, 1.5, 2};
     const std::vector<Pose> upper = {
         {0, 5, -2, id}, {0, 5 + kH, -1 - kH, rx45}, {0, 6, -1, rx90}, {0, 6, -1, rx90}, {0, 6, -1, rx90}};
@@ -984,7 +994,7 @@ TEST(RbxAnimationExport, WorldSpaceAnimatedPartsConvertThroughTheJoints) {
             ch->mPositionKeys[k] =
                 aiVectorKey(times[k], aiVector3D(static_cast<ai_real>(p.x * 0.28), static_cast<ai_real>(p.y * 0.28),
                                                  static_cast<ai_real>(p.z * 0.28)));
-            const rbx::Quatd q = rbx::QuatFromRigid(p.rot);
+            const Quatd q = QuatFromRigid(p.rot);
             ch->mRotationKeys[k] =
                 aiQuatKey(times[k], aiQuaternion(static_cast<ai_real>(q.w), static_cast<ai_real>(q.x),
                                                  static_cast<ai_real>(q.y), static_cast<ai_real>(q.z)));

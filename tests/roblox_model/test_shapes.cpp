@@ -1,7 +1,7 @@
 // Generated part geometry against docs/formats/roblox-model.md §5.2: the box, wedge and corner-wedge corner and
 // triangle tables typed in from the reference, radii of round shapes (min() rules), outward winding, flat and
 // smooth normals, face quads for decals and textures.
-#include "importers/roblox_model/shapes.hpp"
+#include "importers/roblox_model/geometry/shapes.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,8 @@
 #include "common/error.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "fixtures/terrain_distance.hpp"
-#include "importers/roblox_model/terrain.hpp"
+#include "importers/roblox_model/geometry/terrain.hpp"
+#include "meshing/terrain_mesher.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // a crash).
 #include "common/error.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
-#include "importers/roblox_model/union_mesh.hpp"
+#include "importers/roblox_model/geometry/union_mesh.hpp"
 #include "support/import_helpers.hpp"
 
 #include <gtest/gtest.h>
@@ -396,7 +396,7 @@ TEST(RbxUnionMesh, TruncatedAndFlippedSamplesNeverCrash) {
 // ------------------------------------------------------------------ scenes (roblox-union-mesh.md §11 "Scene-level")
 #include "gamefmt/config.hpp"
 #include "gamefmt/roblox_model.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
 #include "support/rbx_values.hpp"
 #include "support/scene_build.hpp"
 

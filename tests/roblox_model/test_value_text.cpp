@@ -1,6 +1,6 @@
 // The "<Type>:<text>" property text (docs/formats/roblox-model.md §5.1): the spelling of every type and exact
 // Format → Parse → Format round trips.
-#include "importers/roblox_model/value_text.hpp"
+#include "importers/roblox_model/document/value_text.hpp"
 
 #include "common/error.hpp"
 

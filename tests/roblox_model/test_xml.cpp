@@ -5,9 +5,12 @@
 
 #include "common/base64.hpp"
 #include "common/error.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/writer.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/reader.hpp"
+#include "importers/roblox_model/document/xml_reader.hpp"
+#include "importers/roblox_model/document/xml_writer.hpp"
 #include "support/rbx_compare.hpp"
 #include "support/rbx_values.hpp"
 

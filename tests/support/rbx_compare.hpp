@@ -1,7 +1,7 @@
 // A test oracle: structural comparison of two Roblox documents, for the round-trip and conformance tests.
 #pragma once
 
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <string>
 

@@ -3,8 +3,8 @@
 // (rbx::BrickColorRgb, checked against the reference's TSV in test_geometry) is shared with the importer.
 #include "support/rbx_part_oracle.hpp"
 
-#include "importers/roblox_model/appearance.hpp"
-#include "importers/roblox_model/reader.hpp"
+#include "importers/roblox_model/appearance/appearance.hpp"
+#include "importers/roblox_model/document/binary_reader.hpp"
 
 #include <assimp/material.h>
 

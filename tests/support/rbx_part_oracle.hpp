@@ -8,7 +8,7 @@
 // parent's face with their own image. Identical shape parts must still share one mesh.
 #pragma once
 
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <assimp/scene.h>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "common/text_number.hpp"
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <cstdint>
 #include <string>

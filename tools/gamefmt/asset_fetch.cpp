@@ -12,8 +12,8 @@
 #include "common/error.hpp"
 #include "common/sha256.hpp"
 #include "common/utf8_path.hpp"
-#include "importers/roblox_model/reader.hpp"
-#include "importers/roblox_model/texture_pack.hpp"
+#include "importers/roblox_model/appearance/texture_pack.hpp"
+#include "importers/roblox_model/document/reader.hpp"
 
 #include <nlohmann/json.hpp>
 

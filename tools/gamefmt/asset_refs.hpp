@@ -3,7 +3,7 @@
 // ones fetched models name (docs/roblox-assets.md).
 #pragma once
 
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <cstdint>
 #include <string>

@@ -14,7 +14,7 @@
 #include "assimp_glue/roblox_model/installs.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/roblox_model.hpp"
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
 
 #include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>

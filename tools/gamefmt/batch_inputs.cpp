@@ -247,7 +247,18 @@ std::optional<BatchInput> InputStream::fromPath(const std::string &path, std::st
     return input;
 }
 
-std::optional<BatchInput> InputStream::next(std::string &problem) {
+InputStream::Next InputStream::next() {
+    Next out;
+    if (std::optional<BatchInput> input = pull(out.problem)) {
+        out.kind = Next::Kind::Input;
+        out.input = std::move(*input);
+    } else {
+        out.kind = out.problem.empty() ? Next::Kind::End : Next::Kind::Problem;
+    }
+    return out;
+}
+
+std::optional<BatchInput> InputStream::pull(std::string &problem) {
     std::lock_guard<std::mutex> lock(mMutex);
     while (true) {
         if (mWalk) {

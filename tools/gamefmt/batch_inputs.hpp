@@ -51,14 +51,22 @@ public:
 
     // Opens the list file; false with `error` when it cannot be read.
     bool open(std::string &error);
-    // The next input of this shard, or nullopt at the end. Thread-safe. A directory that cannot be walked any
-    // further is reported through `problem` (with its path) and the walk goes on.
-    std::optional<BatchInput> next(std::string &problem);
+    // What next() found: an input of this shard; a problem to report (a directory that cannot be walked any further,
+    // with its path; a file that is not there), after which the caller asks again; or the end.
+    struct Next {
+        enum class Kind : std::uint8_t { Input, Problem, End };
+        Kind kind = Kind::End;
+        BatchInput input;
+        std::string problem;
+    };
+    // Thread-safe.
+    Next next();
     // Whether every input is a file argument (then count() is the number of inputs before sharding and filtering).
     bool countKnown() const;
     std::size_t count() const { return mOptions.arguments.size(); }
 
 private:
+    std::optional<BatchInput> pull(std::string &problem); // nullopt: a problem when `problem` is set, else the end
     bool wanted(const BatchInput &input) const;
     bool fromDirectory(std::string &problem, BatchInput &out);
     std::optional<BatchInput> fromPath(const std::string &path, std::string &problem);

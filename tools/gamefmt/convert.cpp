@@ -168,13 +168,13 @@ public:
         std::unique_ptr<Assimp::Exporter> exporter;
         StagedIOSystem *io = nullptr; // owned by `exporter`
         while (mSettings.keepGoing || !mFailedOnce.load()) {
-            std::string problem;
-            const std::optional<BatchInput> input = mInputs.next(problem);
-            if (!input) {
-                if (problem.empty()) break;
-                finish(Status::Failed, "", "", problem);
+            InputStream::Next next = mInputs.next();
+            if (next.kind == InputStream::Next::Kind::End) break;
+            if (next.kind == InputStream::Next::Kind::Problem) {
+                finish(Status::Failed, "", "", next.problem);
                 continue;
             }
+            const BatchInput *input = &next.input;
             try {
                 if (!importer) {
                     importer = MakeConfiguredImporter(*mSettings.properties);
@@ -209,7 +209,7 @@ private:
         if (identify && !Identify(input.path, entry.size, entry.sha256, error)) return record(entry, target, error);
         const ManifestEntry *before = mSettings.resume != nullptr ? mSettings.resume->find(input.path) : nullptr;
         const bool oursBefore =
-            before != nullptr && before->status == "ok" &&
+            before != nullptr && before->status == ManifestStatus::Ok &&
             std::find(before->outputs.begin(), before->outputs.end(), target) != before->outputs.end();
         if (oursBefore && before->size == entry.size && before->sha256 == entry.sha256 && AllExist(before->outputs))
             return finish(Status::Done, input.path, target, "converted by an earlier run (--resume)");
@@ -217,7 +217,7 @@ private:
         if (IsSameFile(input.path, target))
             return record(entry, target, "converting it would overwrite it; use -o DIR");
         if (!mSettings.force && !oursBefore && fs::exists(PathFromUtf8(target), ec)) {
-            entry.status = "skipped";
+            entry.status = ManifestStatus::Skipped;
             entry.error = "'" + target + "' exists (use --force to overwrite)";
             if (mSettings.manifest != nullptr) mSettings.manifest->write(entry);
             return finish(Status::Skipped, input.path, target, entry.error);
@@ -244,7 +244,7 @@ private:
     // Writes the manifest line and the status line of a converted or failed input.
     void record(ManifestEntry &entry, const std::string &target, const std::string &error,
                 const std::string &summary = {}) {
-        entry.status = error.empty() ? "ok" : "error";
+        entry.status = error.empty() ? ManifestStatus::Ok : ManifestStatus::Error;
         entry.error = error;
         if (!error.empty()) entry.outputs.clear();
         if (mSettings.manifest != nullptr) mSettings.manifest->write(entry);
@@ -353,23 +353,9 @@ std::size_t Workers(long long jobsWanted, std::size_t total, LogSession &log, st
     return std::max<std::size_t>(workers, 1);
 }
 
-// Several workers each meshing terrain on every core would oversubscribe the machine: unless
-// GAMEFMT_RBX_TERRAIN_THREADS is given, each worker gets its share of the cores.
-std::vector<Property> WithTerrainShare(std::vector<Property> properties, std::size_t workers) {
-    for (const Property &p : properties)
-        if (p.name == GAMEFMT_RBX_TERRAIN_THREADS) return properties;
-    if (workers <= 1) return properties;
-    Property share;
-    share.name = GAMEFMT_RBX_TERRAIN_THREADS;
-    share.kind = Property::Kind::Integer;
-    share.integer = static_cast<int>(std::max<std::size_t>(1, std::thread::hardware_concurrency() / workers));
-    properties.push_back(share);
-    return properties;
-}
-
 int RunBatch(InputStream &inputs, Settings &settings, std::size_t workers, LogSession &log, std::ostream &out,
              std::ostream &err) {
-    const std::vector<Property> properties = WithTerrainShare(*settings.properties, workers);
+    const std::vector<Property> properties = WithCoreShare(*settings.properties, workers);
     settings.properties = &properties;
     Batch batch(inputs, settings, log, inputs.countKnown() ? inputs.count() : 0, out, err);
     std::vector<std::thread> threads;

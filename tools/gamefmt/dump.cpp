@@ -8,8 +8,9 @@
 #include "gamefmt/gamefmt.hpp"
 #include "gamefmt/metadata.hpp"
 #include "gamefmt/roblox_model.hpp"
-#include "importers/roblox_model/dom.hpp"
-#include "importers/roblox_model/value_text.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/tree_walk.hpp"
+#include "importers/roblox_model/document/value_text.hpp"
 
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
@@ -29,26 +30,14 @@ std::string MetaText(const aiMetadata *md, const char *key) {
 
 // The document's tree, iterative (the file decides the depth): class "name" [referent], then its properties.
 void DumpTree(const rbx::Document &doc, std::ostream &out) {
-    struct Item {
-        std::uint32_t index;
-        std::size_t depth;
-    };
-    std::vector<Item> stack;
-    std::vector<bool> seen(doc.instances.size(), false);
-    for (auto it = doc.roots.rbegin(); it != doc.roots.rend(); ++it) stack.push_back({*it, 0});
-    while (!stack.empty()) {
-        const Item item = stack.back();
-        stack.pop_back();
-        if (item.index >= doc.instances.size() || seen[item.index]) continue;
-        seen[item.index] = true;
-        const rbx::Instance &inst = doc.instances[item.index];
-        const std::string indent(item.depth * 2, ' ');
+    rbx::ForEachInTreeOrder(doc, [&](const rbx::TreeStep &step) {
+        const rbx::Instance &inst = doc.instances[step.index];
+        const std::string indent((step.depth - 1) * 2, ' ');
         out << indent << doc.className(inst) << " \"" << OneLine(inst.name) << "\" ["
-            << OneLine(rbx::ReferentText(doc, item.index)) << "]\n";
+            << OneLine(rbx::ReferentText(doc, step.index)) << "]\n";
         for (const rbx::Property &p : inst.properties)
             out << indent << "  ." << doc.names.str(p.name) << " = " << OneLine(rbx::FormatValue(doc, p.value)) << '\n';
-        for (auto c = inst.children.rbegin(); c != inst.children.rend(); ++c) stack.push_back({*c, item.depth + 1});
-    }
+    });
 }
 
 } // namespace

@@ -5,7 +5,8 @@
 
 #include "gamefmt/metadata.hpp"
 #include "gamefmt/roblox_model.hpp"
-#include "importers/roblox_model/dom.hpp"
+#include "importers/roblox_model/document/dom.hpp"
+#include "importers/roblox_model/document/tree_walk.hpp"
 
 #include <assimp/commonMetaData.h>
 #include <assimp/material.h>
@@ -311,16 +312,8 @@ std::vector<std::pair<std::string, std::uint64_t>> RobloxClassCounts(const aiSce
         return {};
     }
     // The instances in the tree (what the scene shows), not orphans the file may also hold.
-    std::vector<std::uint32_t> stack(doc.roots.begin(), doc.roots.end());
-    std::vector<bool> seen(doc.instances.size(), false);
-    while (!stack.empty()) {
-        const std::uint32_t i = stack.back();
-        stack.pop_back();
-        if (i >= doc.instances.size() || seen[i]) continue;
-        seen[i] = true;
-        ++counts[doc.className(doc.instances[i])];
-        stack.insert(stack.end(), doc.instances[i].children.begin(), doc.instances[i].children.end());
-    }
+    rbx::ForEachInTreeOrder(doc,
+                            [&](const rbx::TreeStep &step) { ++counts[doc.className(doc.instances[step.index])]; });
     std::vector<std::pair<std::string, std::uint64_t>> sorted(counts.begin(), counts.end());
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
     return sorted;

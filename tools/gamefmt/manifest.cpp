@@ -8,12 +8,30 @@
 
 namespace gamefmt::cli {
 
+const char *ManifestStatusText(ManifestStatus status) {
+    switch (status) {
+    case ManifestStatus::Ok:
+        return "ok";
+    case ManifestStatus::Error:
+        return "error";
+    case ManifestStatus::Skipped:
+        return "skipped";
+    }
+    return "error";
+}
+
+bool ParseManifestStatus(const std::string &text, ManifestStatus &out) {
+    for (ManifestStatus s : {ManifestStatus::Ok, ManifestStatus::Error, ManifestStatus::Skipped})
+        if (text == ManifestStatusText(s)) return out = s, true;
+    return false;
+}
+
 std::string ManifestLine(const ManifestEntry &entry) {
     nlohmann::ordered_json j;
     j["input"] = entry.input;
     j["size"] = entry.size;
     j["sha256"] = entry.sha256;
-    j["status"] = entry.status;
+    j["status"] = ManifestStatusText(entry.status);
     j["error"] = entry.error;
     j["warnings"] = entry.warnings;
     j["outputs"] = entry.outputs;
@@ -29,7 +47,7 @@ bool ParseManifestLine(const std::string &line, ManifestEntry &entry) {
         entry.input = j.at("input").get<std::string>();
         entry.size = j.at("size").get<std::uint64_t>();
         entry.sha256 = j.at("sha256").get<std::string>();
-        entry.status = j.at("status").get<std::string>();
+        if (!ParseManifestStatus(j.at("status").get<std::string>(), entry.status)) return false;
         if (j.contains("error")) entry.error = j.at("error").get<std::string>();
         if (j.contains("warnings")) entry.warnings = j.at("warnings").get<std::uint64_t>();
         if (j.contains("outputs")) entry.outputs = j.at("outputs").get<std::vector<std::string>>();

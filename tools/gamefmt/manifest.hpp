@@ -11,12 +11,18 @@
 
 namespace gamefmt::cli {
 
+// What became of one input: "ok", "error", or "skipped" (the output existed: no --force).
+enum class ManifestStatus : std::uint8_t { Ok, Error, Skipped };
+const char *ManifestStatusText(ManifestStatus status);
+// false for a text that is none of the three (a line from another program).
+bool ParseManifestStatus(const std::string &text, ManifestStatus &out);
+
 struct ManifestEntry {
     std::string input;
     std::uint64_t size = 0;
     std::string sha256; // 64 lowercase hex digits
-    std::string status; // "ok", "error" or "skipped" (the output existed: no --force)
-    std::string error;  // the reason, for "error" and "skipped"
+    ManifestStatus status = ManifestStatus::Ok;
+    std::string error; // the reason, for "error" and "skipped"
     std::uint64_t warnings = 0;
     std::vector<std::string> outputs; // every file written (sidecars too), final names
     std::uint64_t ms = 0;             // wall-clock milliseconds for this input

@@ -8,11 +8,13 @@
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <ostream>
+#include <thread>
 
 namespace gamefmt::cli {
 namespace {
@@ -476,6 +478,22 @@ std::vector<std::string> NamedFlags() {
     std::vector<std::string> out;
     for (const NamedOption &option : NamedOptions()) out.emplace_back(option.flag);
     return out;
+}
+
+std::vector<Property> WithCoreShare(std::vector<Property> properties, std::size_t workers) {
+    static const char *const kThreadOptions[] = {GAMEFMT_RBX_TERRAIN_THREADS};
+    if (workers <= 1) return properties;
+    for (const char *name : kThreadOptions) {
+        const bool given =
+            std::any_of(properties.begin(), properties.end(), [&](const Property &p) { return p.name == name; });
+        if (given) continue;
+        Property share;
+        share.name = name;
+        share.kind = Property::Kind::Integer;
+        share.integer = static_cast<int>(std::max<std::size_t>(1, std::thread::hardware_concurrency() / workers));
+        properties.push_back(share);
+    }
+    return properties;
 }
 
 } // namespace gamefmt::cli

@@ -41,6 +41,11 @@ void ApplyExportProperties(const std::vector<Property> &properties, const std::s
 // gamefmt::MakeImporter() with `properties` applied: the importer every verb loads with.
 std::unique_ptr<Assimp::Importer> MakeConfiguredImporter(const std::vector<Property> &properties);
 
+// `properties` for one of `workers` files converted at once: every option that sets how many threads one import
+// uses (a format's own, e.g. GAMEFMT_RBX_TERRAIN_THREADS) and that the user did not set gets the worker's share of
+// the cores, so that parallel files do not oversubscribe the machine. The batch driver knows no format option.
+std::vector<Property> WithCoreShare(std::vector<Property> properties, std::size_t workers);
+
 // Which groups of shared flags a verb accepts.
 enum FlagGroup : unsigned {
     kPostProcessFlags = 1u << 0, // -tri, --triangulate, ..., -cfast, --config=full

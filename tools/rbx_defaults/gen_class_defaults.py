@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Generates importers/roblox_model/class_defaults_data.cpp: the value a new instance of each Roblox class has for
+"""Generates importers/roblox_model/document/class_defaults_data.cpp: the value a new instance of each Roblox class has for
 each property it serializes (docs/formats/roblox-model.md §2.7 "Class defaults").
 
 Input: rbx-dom's reflection database (rojo-rbx/rbx-dom, rbx_dom_lua/src/database.json; MIT licence, The Rojo
 Developers), e.g. the copy in ../shared/reference/rbx-reflection/. The build never reads it: the generated file is
 committed, with the licence notice.
 
-    tools/rbx_defaults/gen_class_defaults.py DATABASE.json > importers/roblox_model/class_defaults_data.cpp
+    tools/rbx_defaults/gen_class_defaults.py DATABASE.json > importers/roblox_model/document/class_defaults_data.cpp
 
 For each class: its DefaultProperties, keyed by the name the property is serialized under (SerializesAs, or its
 own name; DoesNotSerialize ones are left out), each value in gamefmt's value text form (value_text.hpp,
@@ -218,7 +218,7 @@ def main():
       (version, len(table), len(pool), skipped))
     for line in licence.splitlines():
         w(("// " + line).rstrip() + "\n")
-    w('// clang-format off\n#include "importers/roblox_model/class_defaults.hpp"\n\n'
+    w('// clang-format off\n#include "importers/roblox_model/document/class_defaults_data.hpp"\n\n'
       "namespace gamefmt::rbx::class_defaults {\n\n")
     w("const char *const kDatabaseVersion = %s;\n\n" % c_string(version))
     w("// (serialized property name, value text), shared by every class with that default.\n")
