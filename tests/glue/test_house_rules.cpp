@@ -47,10 +47,111 @@ TEST(HouseRules, OnlyGlueAndToolsIncludeAssimp) {
 }
 
 std::string ReadText(const std::filesystem::path &path) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+bool StartsWith(const std::string &s, const std::string &prefix) {
+    return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The room of a file or an include path: "common", "meshing", "importers/<format>" (the Roblox model's rooms:
+// "importers/roblox_model/document" …), "assimp_glue/<folder>" ("assimp_glue" for register.cpp), "gamefmt" (the
+// installed headers), "tools".
+std::string RoomOf(const std::string &path) {
+    std::vector<std::string> parts;
+    std::stringstream in(path);
+    for (std::string part; std::getline(in, part, '/');) parts.push_back(part);
+    if (parts.size() > 3 && parts[0] == "importers" && parts[1] == "roblox_model")
+        return parts[0] + "/" + parts[1] + "/" + parts[2];
+    if (parts.size() > 2 && (parts[0] == "importers" || parts[0] == "assimp_glue")) return parts[0] + "/" + parts[1];
+    if (parts.size() > 1 && parts[0] == "include") return parts[1];
+    return parts.empty() ? std::string() : parts[0];
+}
+
+// docs/architecture.md "Layers and rooms": which rooms a room may include. A room always includes itself.
+bool MayInclude(const std::string &from, const std::string &to) {
+    if (from == to || to == "common") return true;
+    if (from == "common") return false;
+    if (StartsWith(from, "importers/roblox_model/")) { // document ← geometry ← appearance; document ← motion
+        const std::string room = from.substr(std::string("importers/roblox_model/").size());
+        const std::string doc = "importers/roblox_model/document", geo = "importers/roblox_model/geometry";
+        if (room == "geometry" || room == "motion") return to == doc;
+        if (room == "appearance") return to == doc || to == geo;
+        return false;
+    }
+    if (StartsWith(from, "importers/")) return false; // a codec uses common/ and its own folder only
+    if (from == "meshing") return StartsWith(to, "importers/");
+    if (from == "gamefmt") return false;
+    if (StartsWith(from, "assimp_glue")) {
+        if (StartsWith(to, "importers/") || to == "meshing" || to == "gamefmt" || to == "assimp_glue/common")
+            return true;
+        if (from == "assimp_glue") return StartsWith(to, "assimp_glue/"); // register.cpp lists every format
+        // The one edge between two formats' glue: a Roblox place embeds Roblox mesh assets, built into its scene
+        // and written back by the mesh glue's conversions (scene.hpp, exporter.hpp).
+        if (from == "assimp_glue/roblox_model" && to == "assimp_glue/roblox_mesh") return true;
+        return false;
+    }
+    return true; // tools/: the command line uses every layer
+}
+
+// Every #include "…" of the library's sources obeys the layers: nothing points up, codecs stay apart, one format's
+// glue does not use another's (but for the declared edge), the Roblox model's rooms keep their order.
+TEST(HouseRules, EveryIncludeStaysInItsLayer) {
+    const std::filesystem::path root(GAMEFMT_SOURCE_DIR);
+    const std::regex include("#include \"([^\"]+)\"");
+    std::size_t checked = 0;
+    for (const char *dir : {"common", "importers", "meshing", "assimp_glue", "include"}) {
+        for (const auto &entry : std::filesystem::recursive_directory_iterator(root / dir)) {
+            const std::string ext = entry.path().extension().string();
+            if (!entry.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".h")) continue;
+            const std::string file = entry.path().lexically_relative(root).generic_string();
+            const std::string from = RoomOf(file), text = ReadText(entry.path());
+            for (auto m = std::sregex_iterator(text.begin(), text.end(), include); m != std::sregex_iterator(); ++m) {
+                const std::string target = (*m)[1].str();
+                if (target.find('/') == std::string::npos) continue; // a file beside it
+                ++checked;
+                EXPECT_TRUE(MayInclude(from, RoomOf(target))) << file << " (" << from << ") includes " << target;
+                if (from != RoomOf(target) && RoomOf(target) == "assimp_glue/roblox_mesh" && from != "assimp_glue")
+                    EXPECT_TRUE(target == "assimp_glue/roblox_mesh/scene.hpp" ||
+                                target == "assimp_glue/roblox_mesh/exporter.hpp")
+                        << file << ": the declared edge is the mesh glue's scene conversions only, not " << target;
+            }
+        }
+    }
+    EXPECT_GT(checked, 400u);
+    // The rule itself, on the edges it exists to refuse.
+    EXPECT_FALSE(MayInclude("importers/roblox_model/document", "importers/roblox_model/motion"));
+    EXPECT_FALSE(MayInclude("importers/roblox_model/geometry", "meshing"));
+    EXPECT_FALSE(MayInclude("assimp_glue/sl_mesh", "assimp_glue/roblox_mesh"));
+    EXPECT_FALSE(MayInclude("meshing", "assimp_glue/common"));
+    EXPECT_FALSE(MayInclude("importers/sl_mesh", "importers/roblox_mesh"));
+    EXPECT_FALSE(MayInclude("common", "importers/redguard"));
+}
+
+// Every source, test, script and document cites the repository's own references (docs/formats/): nothing points at
+// the team's references beside the repository. The shared corpus is read in place by tests (and may be named).
+TEST(HouseRules, NothingCitesReferencesOutsideTheRepository) {
+    const std::filesystem::path root(GAMEFMT_SOURCE_DIR);
+    const std::string outside = std::string("shared/") + "formats"; // split so this file does not match itself
+    std::size_t scanned = 0;
+    for (const char *dir : {"common", "importers", "meshing", "assimp_glue", "include", "tools", "tests", "fuzz",
+                            "bench", "scripts", "docs", "integrations", ".ci"}) {
+        if (!std::filesystem::exists(root / dir)) continue;
+        for (const auto &entry : std::filesystem::recursive_directory_iterator(root / dir)) {
+            if (!entry.is_regular_file() || entry.file_size() > (4u << 20)) continue;
+            const std::string ext = entry.path().extension().string();
+            if (ext == ".png" || ext == ".jpg" || ext == ".glb" || ext == ".pyc") continue;
+            ++scanned;
+            EXPECT_EQ(ReadText(entry.path()).find(outside), std::string::npos)
+                << entry.path().lexically_relative(root).generic_string() << " cites " << outside;
+        }
+    }
+    for (const char *file : {"README.md", "CMakeLists.txt"})
+        EXPECT_EQ(ReadText(root / file).find(outside), std::string::npos) << file;
+    EXPECT_GT(scanned, 200u);
 }
 
 // "Every new option is a documented Assimp property and a CLI flag": each #define in config.hpp has a comment
