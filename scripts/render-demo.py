@@ -11,7 +11,7 @@ import sys
 
 import numpy
 
-if "bool" not in numpy.__dict__:  # Debian's Blender 3.4 glTF importer and Debian's numpy (gltf-and-consumers.md)
+if "bool" not in numpy.__dict__:  # Debian's Blender 3.4 glTF importer and Debian's numpy (docs/formats/gltf-and-consumers.md §6.1)
     numpy.bool = bool
 import bpy
 

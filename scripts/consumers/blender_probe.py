@@ -13,7 +13,7 @@ import sys
 
 import numpy
 
-# Debian 12's numpy 1.24 has no numpy.bool, which Blender 3.4's glTF importer uses (gltf-and-consumers.md §6.1).
+# Debian 12's numpy 1.24 has no numpy.bool, which Blender 3.4's glTF importer uses (docs/formats/gltf-and-consumers.md §6.1).
 if "bool" not in numpy.__dict__:
     numpy.bool = bool
 
