@@ -349,6 +349,9 @@ TEST(Batch, ManifestSaysWhatHappenedToEachInput) {
     EXPECT_EQ(back.outputs, e.outputs);
     EXPECT_EQ(back.warnings, 3u);
     EXPECT_FALSE(cli::ParseManifestLine(text.substr(0, text.size() / 2), back)); // cut by a kill
+    std::string foreign = text;
+    foreign.replace(foreign.find("\"skipped\""), 9, "\"maybe\"");
+    EXPECT_FALSE(cli::ParseManifestLine(foreign, back)); // a status this program never writes
 }
 
 TEST(Batch, ResumeConvertsWhatIsNotDone) {

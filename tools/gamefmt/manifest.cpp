@@ -5,24 +5,24 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <iterator>
 
 namespace gamefmt::cli {
 
+namespace {
+
+constexpr const char *kStatusTexts[] = {"ok", "error", "skipped"}; // indexed by ManifestStatus
+
+} // namespace
+
 const char *ManifestStatusText(ManifestStatus status) {
-    switch (status) {
-    case ManifestStatus::Ok:
-        return "ok";
-    case ManifestStatus::Error:
-        return "error";
-    case ManifestStatus::Skipped:
-        return "skipped";
-    }
-    return "error";
+    const auto i = static_cast<std::size_t>(status);
+    return i < std::size(kStatusTexts) ? kStatusTexts[i] : "error";
 }
 
 bool ParseManifestStatus(const std::string &text, ManifestStatus &out) {
-    for (ManifestStatus s : {ManifestStatus::Ok, ManifestStatus::Error, ManifestStatus::Skipped})
-        if (text == ManifestStatusText(s)) return out = s, true;
+    for (std::size_t i = 0; i < std::size(kStatusTexts); ++i)
+        if (text == kStatusTexts[i]) return out = static_cast<ManifestStatus>(i), true;
     return false;
 }
 
