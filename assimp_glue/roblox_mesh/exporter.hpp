@@ -2,6 +2,7 @@
 // → bytes through the IOSystem, registered under the ids rbxmesh (auto version) and rbxmesh2 ... rbxmesh7.
 #pragma once
 
+#include "assimp_glue/common/roblox_mesh_extract.hpp"
 #include "importers/roblox_mesh/mesh_builder.hpp"
 
 #include <assimp/Exporter.hpp>
@@ -19,19 +20,6 @@ namespace gamefmt::glue {
 // The exporter entries, `rbxmesh` first (so extension lookups pick the auto-version exporter). Every
 // string has static storage, as Assimp keeps them by pointer.
 const std::vector<Assimp::Exporter::ExportFormatEntry> &RobloxMeshExportEntries();
-
-// What the scene holds, in the builder's terms. Exposed for tests.
-struct RobloxMeshSceneInput {
-    rbxmesh::BuildInput input;
-    std::size_t sceneLevels = 1;       // LOD levels the scene itself carries (nodes with rbxmesh.lodLevel)
-    std::vector<std::string> warnings; // also sent to Assimp's logger
-};
-
-// Converts a (post-processed) scene: node transforms baked, every mesh merged into one vertex pool, LOD
-// levels from nodes with INT32 metadata `rbxmesh.lodLevel`, bones from the aiBones (plus non-bone nodes
-// between bones), influences per vertex, the FACS / HSRAVIS passthrough blobs from the scene metadata.
-// Throws FormatError ("Roblox mesh") when the scene cannot become a mesh (no triangles, > 2^32 vertices).
-RobloxMeshSceneInput ExtractRobloxMeshInput(const aiScene &scene);
 
 // The options the properties, the exporter id and the scene decide (the precedence of §14.7 and the issue:
 // id version > GAMEFMT_RBXMESH_VERSION > the source version of a Roblox mesh round trip > auto).

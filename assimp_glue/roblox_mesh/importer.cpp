@@ -2,7 +2,7 @@
 #include "assimp_glue/roblox_mesh/importer.hpp"
 
 #include "assimp_glue/common/io_util.hpp"
-#include "assimp_glue/roblox_mesh/scene.hpp"
+#include "assimp_glue/common/roblox_mesh_scene.hpp"
 #include "common/error.hpp"
 #include "gamefmt/config.hpp"
 #include "importers/roblox_mesh/detect.hpp"

@@ -7,8 +7,8 @@
 // extent, so the Roblox importer's size / InitialSize placement gives the world vertices back.
 #include "assimp_glue/roblox_model/generic_export.hpp"
 
+#include "assimp_glue/common/roblox_mesh_extract.hpp"
 #include "assimp_glue/common/scene_util.hpp"
-#include "assimp_glue/roblox_mesh/exporter.hpp"
 #include "assimp_glue/roblox_model/assets.hpp"
 #include "common/error.hpp"
 #include "common/png.hpp"

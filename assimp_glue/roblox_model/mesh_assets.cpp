@@ -1,8 +1,8 @@
 // MeshPart and FileMesh mesh assets (docs/formats/roblox-model.md §5.3): read once, placed per instance.
 #include "assimp_glue/roblox_model/mesh_assets.hpp"
 
+#include "assimp_glue/common/roblox_mesh_scene.hpp"
 #include "assimp_glue/common/scene_util.hpp"
-#include "assimp_glue/roblox_mesh/scene.hpp"
 #include "gamefmt/metadata.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 

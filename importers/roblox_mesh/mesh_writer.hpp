@@ -18,7 +18,8 @@ struct WriteOptions {
 
 std::vector<std::uint8_t> WriteRobloxMesh(const RobloxMesh &mesh, const WriteOptions &options = {});
 
-// The versions WriteRobloxMesh writes, oldest first.
+// The versions WriteRobloxMesh writes, oldest first: what GAMEFMT_RBXMESH_VERSION accepts. 4.01 is written only on
+// request (4.00 has the same layout, docs/formats/roblox-mesh.md §14.4.5); 3.01 only when a round trip's source had it.
 inline constexpr const char *kWritableVersions[] = {"2.00", "3.00", "4.00", "4.01", "5.00", "6.00", "7.00"};
 
 // "2", "2.0", "2.00" → "2.00"; "auto" (any case) → "auto"; nullopt for anything else, including the

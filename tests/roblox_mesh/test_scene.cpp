@@ -1,7 +1,7 @@
 // Scene tests of the Roblox mesh importer: every corpus file through a registered, validating Importer
 // (counts, values, skeleton, weights, FACS metadata and bake), options, post-processing, glb2, the CLI
 // and hostile input (docs/formats/roblox-mesh.md §11, §13, §16; docs/formats/assimp-integration.md §7, §13).
-#include "assimp_glue/roblox_mesh/scene.hpp"
+#include "assimp_glue/common/roblox_mesh_scene.hpp"
 #include "cli/mini_json.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/metadata.hpp"

@@ -1,5 +1,6 @@
 // Roblox mesh format model -> aiScene (docs/formats/roblox-mesh.md §13), and reading back the metadata the importer
-// leaves for the exporter. The key list below is the contract between the importer and the exporter.
+// leaves for the exporter. Shared glue: the .mesh importer and the Roblox model's mesh assets build their scenes here.
+// The key list below is the contract between the importer and the exporter.
 //
 // ---------------------------------------------------------------- scene layout
 //   RobloxMesh                        root node, identity

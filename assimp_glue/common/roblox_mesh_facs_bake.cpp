@@ -1,5 +1,5 @@
 // FACS pose baking: pose columns -> skinning matrices -> absolute morph targets.
-#include "assimp_glue/roblox_mesh/facs_bake.hpp"
+#include "assimp_glue/common/roblox_mesh_facs_bake.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"
 

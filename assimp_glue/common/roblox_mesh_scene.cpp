@@ -1,9 +1,9 @@
 // Roblox mesh format model -> aiScene: LOD meshes over compacted vertices, the bone hierarchy, skin
 // weights, baked FACS morph targets and the metadata the exporter needs to write the file back.
-#include "assimp_glue/roblox_mesh/scene.hpp"
+#include "assimp_glue/common/roblox_mesh_scene.hpp"
 
+#include "assimp_glue/common/roblox_mesh_facs_bake.hpp"
 #include "assimp_glue/common/scene_util.hpp"
-#include "assimp_glue/roblox_mesh/facs_bake.hpp"
 #include "common/base64.hpp"
 #include "common/error.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
