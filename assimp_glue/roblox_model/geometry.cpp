@@ -5,6 +5,7 @@
 
 #include "assimp_glue/common/scene_util.hpp"
 #include "assimp_glue/roblox_model/assets.hpp"
+#include "assimp_glue/roblox_model/avatar_looks.hpp"
 #include "assimp_glue/roblox_model/mesh_assets.hpp"
 #include "assimp_glue/roblox_model/union_geometry.hpp"
 #include "common/bit_cast.hpp"
@@ -260,7 +261,7 @@ class GeometryBuilder {
 public:
     GeometryBuilder(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxGeometryOptions &options,
                     UniqueNames *names)
-        : mDoc(doc), mNodes(nodes), mOptions(options), mNames(names), mLooks(doc) {}
+        : mDoc(doc), mNodes(nodes), mOptions(options), mNames(names), mLooks(doc), mAvatars(doc, options) {}
 
     void run(const std::vector<std::uint32_t> &order, bool isPlace);
     void finish(aiScene *scene);
@@ -275,7 +276,9 @@ private:
     const RbxMeshTemplate *meshAsset(const std::string &uri);
     void addMeshInstance(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look,
                          const RbxMeshTemplate &t);
-    unsigned meshMaterial(const rbx::Look &look, const rbx::PartGeometry &g);
+    unsigned meshMaterial(std::uint32_t index, const rbx::Look &look, const rbx::PartGeometry &g);
+    int compositeImage(const AvatarLooks::Composite &composite);
+    bool addR6Body(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look);
     std::unique_ptr<aiMaterial> mapsMaterial(const std::string &name, const rbx::Look &look, const rbx::Color3 &tint,
                                              const std::array<int, 4> &maps);
     int metalRoughnessImage(int metal, int rough);
@@ -303,6 +306,7 @@ private:
     const RbxGeometryOptions &mOptions;
     UniqueNames *mNames;
     Appearance mLooks;
+    AvatarLooks mAvatars;
     rbx::ShapeMesh mScratch;
 
     std::vector<std::unique_ptr<aiMesh>> mMeshes;
@@ -323,6 +327,8 @@ private:
     UnionCache mUnions;
     std::map<std::string, std::vector<unsigned>> mUnionMeshes; // shape key, size, look → meshes
     std::map<std::string, std::size_t> mUnionKinds;            // rbx.geometry → unions drawn so
+    std::map<std::string, int> mCompositeIndex;                // composite name → embedded texture
+    std::map<std::string, unsigned> mR6BodyIndex;              // limb, size, atlas → mesh
 
     std::vector<bool> mIsPart; // instances with geometry of their own (drawn or not), in scope
     std::size_t mPlaceholders = 0, mApproximated = 0, mUnresolvedImages = 0, mUnknownBrickColors = 0;
@@ -362,7 +368,9 @@ bool Finite(const rbx::Vector3 &v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
-void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look) {
+void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &partLook) {
+    rbx::Look look = partLook;
+    if (const std::optional<rbx::Color3uint8> body = mAvatars.bodyColor(index)) look.color = *body; // §2
     if (!Finite(g.size) || !Finite(g.offset)) {
         ++mNonFinite; // NaN or infinite size or mesh offset: nothing sensible to draw
         return;
@@ -409,6 +417,7 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, c
         ++mSkippedInvisible;
         return;
     }
+    if (addR6Body(index, g, look)) return;
     const unsigned material = partMaterial(look);
     const bool round = g.shape == rbx::ShapeKind::CylinderX || g.shape == rbx::ShapeKind::CylinderY ||
                        g.shape == rbx::ShapeKind::Sphere || g.shape == rbx::ShapeKind::Ellipsoid;
@@ -659,7 +668,7 @@ void GeometryBuilder::addMeshInstance(std::uint32_t index, const rbx::PartGeomet
         ++mNonFinite;
         return;
     }
-    const unsigned material = meshMaterial(look, g);
+    const unsigned material = meshMaterial(index, look, g);
     std::string name = g.uri;
     const std::size_t slash = name.find_last_of("/=");
     if (slash != std::string::npos && slash + 1 < name.size()) name = name.substr(slash + 1);
@@ -684,9 +693,14 @@ void GeometryBuilder::addMeshInstance(std::uint32_t index, const rbx::PartGeomet
 // SurfaceAppearance's ColorMap, else the part's texture, as base colour (the colour white, or the FileMesh's
 // VertexColor / the SurfaceAppearance's Color as a tint), NormalMap, and MetalnessMap + RoughnessMap combined
 // into glTF's metallic-roughness image (PNG; each also as Assimp's METALNESS / DIFFUSE_ROUGHNESS texture).
-unsigned GeometryBuilder::meshMaterial(const rbx::Look &look, const rbx::PartGeometry &g) {
+unsigned GeometryBuilder::meshMaterial(std::uint32_t index, const rbx::Look &look, const rbx::PartGeometry &g) {
     int colourMap = -1, normalMap = -1, metal = -1, rough = -1;
     rbx::Color3 tint{1, 1, 1};
+    // An R15 body part wears the character's classic clothing over its body colour, its own texture on top
+    // (docs/formats/roblox-avatar.md §1.4); not under a SurfaceAppearance.
+    if (g.surfaceAppearance == kNoInstance && g.asset == rbx::MeshAsset::MeshPart)
+        if (const AvatarLooks::Composite *composite = mAvatars.r15Composite(index, g.textureUri))
+            colourMap = compositeImage(*composite);
     if (g.surfaceAppearance != kNoInstance) {
         if (std::optional<rbx::SurfaceMaps> sa = mLooks.surfaceMaps(g.surfaceAppearance)) {
             if (sa->color.empty() && sa->normal.empty() && sa->metalness.empty() && sa->roughness.empty() &&
@@ -715,6 +729,38 @@ unsigned GeometryBuilder::meshMaterial(const rbx::Look &look, const rbx::PartGeo
                                  std::to_string(mMeshLookIndex.size());
         return addMaterial(mapsMaterial(name, look, tint, {colourMap, normalMap, metal, rough}));
     });
+}
+
+// A composited avatar texture, embedded once.
+int GeometryBuilder::compositeImage(const AvatarLooks::Composite &composite) {
+    return FindOrMake(mCompositeIndex, composite.name,
+                      [&] { return addTexture(CompressedTexture(composite.png, "png", composite.name)); });
+}
+
+// An R6 body part (a plain block) of a character in classic clothing: a box whose faces sample the character's atlas
+// (docs/formats/roblox-avatar.md §1.3), in a material of the part's look with the atlas as its colour map. False when
+// the part is not one (it is then drawn as any part).
+bool GeometryBuilder::addR6Body(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look) {
+    if (g.source != GeometrySource::Shape || g.shape != rbx::ShapeKind::Box || g.meshChild != kNoInstance) return false;
+    const AvatarLooks::Body *body = mAvatars.body(index);
+    if (body == nullptr) return false;
+    const AvatarLooks::Composite *atlas = mAvatars.r6Atlas(index);
+    if (atlas == nullptr) return false;
+    const int image = compositeImage(*atlas);
+    const std::string lookKey = std::to_string(look.material) + ' ' + std::to_string(Bits(look.transparency)) + ' ' +
+                                std::to_string(Bits(look.reflectance)) + " atlas " + std::to_string(image);
+    const unsigned material = FindOrMake(mMeshLookIndex, lookKey, [&] {
+        return addMaterial(mapsMaterial("rbx_" + MaterialWord(look.material) + "_avatar" + std::to_string(image), look,
+                                        {1, 1, 1}, {image, -1, -1, -1}));
+    });
+    std::string key = std::string(rbx::LimbName(body->limb)) + ' ' + SizeText(g.size) + ' ' + std::to_string(material);
+    attach(index, FindOrMake(mR6BodyIndex, std::move(key), [&] {
+               mScratch.clear();
+               rbx::BuildR6BodyBox(body->limb, g.size, mScratch);
+               return addMesh(
+                   scratchMesh(std::string("R6 ") + rbx::LimbName(body->limb) + " " + SizeText(g.size), material));
+           }));
+    return true;
 }
 
 // The material of a look with images (embedded texture indices, -1 for none): base colour (tinted by `tint`),
@@ -988,6 +1034,7 @@ void GeometryBuilder::annotate(std::uint32_t index, MetadataBuilder &md) {
 
 void GeometryBuilder::warnings() const {
     const std::string prefix = std::string(rbx::kFormatName) + ": ";
+    mAvatars.warnings();
     if (mPlaceholders != 0)
         LogWarn(prefix + std::to_string(mPlaceholders) +
                 " MeshPart(s), FileMesh(es) or union(s) drawn as placeholder boxes of their size (their meshes are "

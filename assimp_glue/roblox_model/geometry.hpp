@@ -57,6 +57,8 @@ struct RbxGeometryOptions {
     float terrainError = 0.5f;  // GAMEFMT_RBX_TERRAIN_ERROR: studs, 0 = unsimplified
     int terrainThreads = 1;     // GAMEFMT_RBX_TERRAIN_THREADS resolved (0 = hardware concurrency → that count)
     std::uint64_t terrainBudget = std::uint64_t(1) << 30; // bytes of dense voxel chunks (GAMEFMT_RBX_MAX_DECOMPRESSED)
+    bool clothing = true;  // GAMEFMT_RBX_CLOTHING: composite classic clothing onto characters' body parts
+    int clothingScale = 1; // GAMEFMT_RBX_CLOTHING_SCALE: composite textures at 1..8 × Roblox's layout size
 };
 
 // Adds the geometry of `doc` to `scene`, whose node for instance i is `nodes[i]` (null when the instance is

@@ -58,6 +58,13 @@ void RobloxModelImporter::readOptions(const Assimp::Importer *importer) {
     mGeometry.enabled = importer->GetPropertyBool(GAMEFMT_RBX_GEOMETRY, true);
     mGeometry.skipInvisible = importer->GetPropertyBool(GAMEFMT_RBX_SKIP_INVISIBLE, false);
     mGeometry.sun = importer->GetPropertyBool(GAMEFMT_RBX_SUN, false);
+    mGeometry.clothing = importer->GetPropertyBool(GAMEFMT_RBX_CLOTHING, true);
+    const int clothingScale = importer->GetPropertyInteger(GAMEFMT_RBX_CLOTHING_SCALE, 1);
+    if (clothingScale < 1 || clothingScale > 8)
+        mOptionError =
+            "option " GAMEFMT_RBX_CLOTHING_SCALE " is " + std::to_string(clothingScale) + "; valid values: 1 to 8";
+    else
+        mGeometry.clothingScale = clothingScale;
     const int segments = importer->GetPropertyInteger(GAMEFMT_RBX_SEGMENTS, 24);
     if (segments < 3 || segments > 256)
         mOptionError = "option " GAMEFMT_RBX_SEGMENTS " is " + std::to_string(segments) + "; valid values: 3 to 256";

@@ -5,6 +5,7 @@
 #include "assimp_glue/roblox_model/scene.hpp"
 #include "common/text_number.hpp"
 #include "importers/roblox_model/appearance/appearance.hpp"
+#include "importers/roblox_model/avatar/characters.hpp"
 #include "importers/roblox_model/document/dom.hpp"
 #include "importers/roblox_model/document/reader.hpp"
 
@@ -104,7 +105,7 @@ std::vector<std::string> CheckRobloxParts(const aiScene &scene) {
     if (scene.mRootNode == nullptr || !ReadRobloxSource(scene, source)) return problems;
     rbx::ReadOptions read;
     read.maxInstances = std::numeric_limits<std::uint32_t>::max(); // it was imported already
-    read.keepProperty = [](std::string_view name) { return rbx::Appearance::Reads(name); };
+    read.keepProperty = [](std::string_view name) { return rbx::Appearance::Reads(name) || rbx::AvatarReads(name); };
     const rbx::Document doc = rbx::ReadDocument(source.data(), source.size(), read);
     const std::vector<std::string> names = RobloxNodeNames(doc);
     std::unordered_map<std::string, const aiNode *> nodes;
@@ -116,6 +117,15 @@ std::vector<std::string> CheckRobloxParts(const aiScene &scene) {
         for (unsigned c = 0; c < node->mNumChildren; ++c) stack.push_back(node->mChildren[c]);
     }
     const rbx::Appearance looks(doc);
+    // Characters' body parts take their colour from BodyColors, and wear composited clothing textures
+    // (docs/formats/roblox-avatar.md §1–§2).
+    std::unordered_map<std::uint32_t, rbx::Color3uint8> bodyColours;
+    std::unordered_map<std::uint32_t, bool> bodyParts;
+    for (const rbx::Character &ch : rbx::FindCharacters(doc))
+        for (const rbx::BodyPart &bp : ch.parts) {
+            bodyParts.emplace(bp.part, true);
+            if (ch.bodyColors) bodyColours.emplace(bp.part, (*ch.bodyColors)[static_cast<std::size_t>(bp.limb)]);
+        }
     std::unordered_map<unsigned, Bounds> meshBounds; // shared meshes measured once
     for (std::uint32_t i = 0; i < doc.instances.size(); ++i) {
         const auto found = nodes.find(names[i]);
@@ -123,6 +133,7 @@ std::vector<std::string> CheckRobloxParts(const aiScene &scene) {
         const aiNode &node = *found->second;
         rbx::Look look;
         const rbx::PartGeometry g = looks.geometry(i, &look);
+        if (const auto body = bodyColours.find(i); body != bodyColours.end()) look.color = body->second;
         std::string drawn;
         GetMetadataText(node.mMetaData, kRbxGeometry, drawn);
         const bool generated = g.source == rbx::GeometrySource::Shape ||
@@ -145,7 +156,11 @@ std::vector<std::string> CheckRobloxParts(const aiScene &scene) {
             continue;
         }
         if (mesh.mMaterialIndex < scene.mNumMaterials) {
-            const std::string diff = LookDifference(*scene.mMaterials[mesh.mMaterialIndex], look);
+            const aiMaterial &material = *scene.mMaterials[mesh.mMaterialIndex];
+            // A body part in its composited clothing: the texture carries the colour, the material's is white.
+            if (bodyParts.count(i) != 0 && material.GetTextureCount(aiTextureType_DIFFUSE) != 0)
+                look.color = {255, 255, 255};
+            const std::string diff = LookDifference(material, look);
             if (!diff.empty()) problems.push_back(who + "'s material has " + diff);
         }
     }

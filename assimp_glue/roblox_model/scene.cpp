@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/text_number.hpp"
 #include "importers/roblox_model/appearance/appearance.hpp"
+#include "importers/roblox_model/avatar/characters.hpp"
 #include "importers/roblox_model/document/dom.hpp"
 #include "importers/roblox_model/document/reader.hpp"
 #include "importers/roblox_model/document/tree_walk.hpp"
@@ -328,7 +329,9 @@ void ImportRobloxModel(const std::uint8_t *data, std::size_t size, const rbx::Re
     // from ~140 MB to a tenth of that).
     rbx::ReadOptions read = readOptions;
     if (!sceneOptions.nodeProperties)
-        read.keepProperty = [](std::string_view name) { return rbx::Appearance::Reads(name) || RigsRead(name); };
+        read.keepProperty = [](std::string_view name) {
+            return rbx::Appearance::Reads(name) || RigsRead(name) || rbx::AvatarReads(name);
+        };
     const Document doc = rbx::ReadDocument(data, size, read);
     RobloxSceneOptions options = sceneOptions;
     options.source = data;

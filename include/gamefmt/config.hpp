@@ -82,6 +82,17 @@
 // CLI: --rbx-segments N
 #define GAMEFMT_RBX_SEGMENTS "GAMEFMT_RBX_SEGMENTS"
 
+// Import (bool, default true): characters (a Model with a Humanoid) wear their classic clothing: BodyColors, Pants,
+// Shirt and ShirtGraphic composited into the textures their body parts' UVs point into (R15: torso and limb
+// textures over the MeshParts; R6: an atlas on boxes), the images read from the asset folders (PNG). False: no
+// compositing (body parts show their BodyColors colour and their own textures). docs/roblox-model.md "Avatars". CLI:
+// --rbx-no-clothing
+#define GAMEFMT_RBX_CLOTHING "GAMEFMT_RBX_CLOTHING"
+
+// Import (int, default 1, 1..8): composited clothing textures at N times Roblox's layout size (388×272 torso,
+// 264×284 limbs, 1024×512 R6 atlas), for templates drawn larger than 585×559. CLI: --rbx-clothing-scale N
+#define GAMEFMT_RBX_CLOTHING_SCALE "GAMEFMT_RBX_CLOTHING_SCALE"
+
 // Import (bool, default false): add a directional light "Sun" where the place's Lighting puts the sun
 // (TimeOfDay/ClockTime and GeographicLatitude; docs/formats/roblox-model.md §5.5), white × Lighting.Brightness,
 // on a node of its own under the root; none at night. CLI: --rbx-sun

@@ -227,6 +227,14 @@ std::string TextOf(const Property *p) {
     return {};
 }
 
+} // namespace
+
+std::string ContentUriOf(const Property *p) {
+    return TextOf(p);
+}
+
+namespace {
+
 // The first of the content-like properties that holds a non-empty text.
 std::string FirstUri(std::initializer_list<const Property *> props) {
     for (const Property *p : props) {

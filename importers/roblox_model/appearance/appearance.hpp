@@ -26,6 +26,8 @@ inline constexpr std::uint32_t kMaterialPlastic = 256;
 // would as "gamefmt-legacy:sha256/<hex of the bytes>"; the glue embeds the bytes themselves as the texture.
 inline constexpr const char *kLegacyContentUriPrefix = "gamefmt-legacy:sha256/";
 std::string LegacyContentUri(std::string_view bytes);
+// The URI a content-like property (Content, String, legacy <Content><binary>) names; "" when none.
+std::string ContentUriOf(const Property *p);
 
 // Where a part's geometry comes from.
 enum class GeometrySource : std::uint8_t {

@@ -1,0 +1,205 @@
+// Avatars through a registered Importer (docs/roblox-model.md "Avatars"; docs/formats/roblox-avatar.md §1–§2): the
+// generated R15 and R6 characters in classic clothing. Each body part's mesh is sampled where its own UVs point, in the
+// texture its own material embeds, and the colour found is compared with what the fixture's templates put at that
+// face (rbx_avatar_fixtures.hpp): the oracle is the template colours and the body meshes' UVs, not the compositor.
+#include "common/png.hpp"
+#include "fixtures/rbx_avatar_fixtures.hpp"
+#include "gamefmt/config.hpp"
+#include "support/import_helpers.hpp"
+
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using gamefmt::fixtures::Rgb;
+namespace fx = gamefmt::fixtures;
+
+const aiNode *FindNode(const aiNode *node, const std::string &name) {
+    if (name == node->mName.C_Str()) return node;
+    for (unsigned i = 0; i < node->mNumChildren; ++i)
+        if (const aiNode *found = FindNode(node->mChildren[i], name)) return found;
+    return nullptr;
+}
+
+gamefmt::test::ImportResult ImportAvatar(const char *file, bool assets = true, bool clothing = true) {
+    return gamefmt::test::ImportFile(gamefmt::test::TestDataDir() / file, 0, [&](Assimp::Importer &i) {
+        if (assets) i.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, (gamefmt::test::TestDataDir() / "rbx-assets").string());
+        i.SetPropertyBool(GAMEFMT_RBX_CLOTHING, clothing);
+    });
+}
+
+// The body part's one mesh, its material's embedded base colour texture decoded (empty when it has none).
+struct Drawn {
+    const aiMesh *mesh = nullptr;
+    const aiMaterial *material = nullptr;
+    gamefmt::RgbaImage texture;
+};
+
+Drawn DrawnPart(const aiScene &scene, const std::string &part) {
+    Drawn d;
+    const aiNode *node = FindNode(scene.mRootNode, part);
+    if (node == nullptr || node->mNumMeshes != 1) return d;
+    d.mesh = scene.mMeshes[node->mMeshes[0]];
+    d.material = scene.mMaterials[d.mesh->mMaterialIndex];
+    aiString path;
+    if (d.material->GetTexture(aiTextureType_DIFFUSE, 0, &path) == AI_SUCCESS && path.C_Str()[0] == '*') {
+        const aiTexture *t = scene.mTextures[std::stoi(path.C_Str() + 1)];
+        if (t->mHeight == 0)
+            d.texture = gamefmt::DecodePngRgba(reinterpret_cast<const std::uint8_t *>(t->pcData), t->mWidth);
+    }
+    return d;
+}
+
+// The colour the texture shows on the mesh's face whose normal is `normal`, at the point (s, t) of the face: s from
+// the corner where the face's vertices have the largest (a, b) to the smallest, along the face's two axes a and b
+// (0.5, 0.5 is the centre).
+Rgb SampleFace(const Drawn &d, const aiVector3D &normal, float s, float t) {
+    std::vector<unsigned> corners;
+    for (unsigned v = 0; v < d.mesh->mNumVertices; ++v)
+        if ((d.mesh->mNormals[v] - normal).Length() < 1e-4f) corners.push_back(v);
+    EXPECT_EQ(corners.size(), 4u);
+    if (corners.size() != 4 || d.texture.width == 0) return {0, 0, 0};
+    // The face's two in-plane axes.
+    const int axis = std::fabs(normal.x) > 0.5f ? 0 : std::fabs(normal.y) > 0.5f ? 1 : 2;
+    const int a = axis == 0 ? 1 : 0, b = axis == 2 ? 1 : 2;
+    float lo[2] = {1e9f, 1e9f}, hi[2] = {-1e9f, -1e9f};
+    for (unsigned v : corners) {
+        const aiVector3D &p = d.mesh->mVertices[v];
+        lo[0] = std::fmin(lo[0], p[a]);
+        hi[0] = std::fmax(hi[0], p[a]);
+        lo[1] = std::fmin(lo[1], p[b]);
+        hi[1] = std::fmax(hi[1], p[b]);
+    }
+    // Bilinear in the corners: the UV at the point whose a, b are hi − s·(hi − lo), hi − t·(hi − lo).
+    const float pa = hi[0] - s * (hi[0] - lo[0]), pb = hi[1] - t * (hi[1] - lo[1]);
+    aiVector3D uv;
+    float total = 0;
+    for (unsigned v : corners) {
+        const aiVector3D &p = d.mesh->mVertices[v];
+        const float wa = 1 - std::fabs(p[a] - pa) / (hi[0] - lo[0]), wb = 1 - std::fabs(p[b] - pb) / (hi[1] - lo[1]);
+        uv += d.mesh->mTextureCoords[0][v] * (wa * wb);
+        total += wa * wb;
+    }
+    uv /= total;
+    const int x = static_cast<int>(std::floor(uv.x * d.texture.width));
+    const int y = static_cast<int>(std::floor((1 - uv.y) * d.texture.height));
+    const std::uint8_t *px = &d.texture.rgba[(std::size_t(y) * d.texture.width + std::size_t(x)) * 4];
+    return {px[0], px[1], px[2]};
+}
+
+::testing::AssertionResult Same(const Rgb &got, const Rgb &want) {
+    if (got.r == want.r && got.g == want.g && got.b == want.b) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "(" << int(got.r) << "," << int(got.g) << "," << int(got.b)
+                                         << ") instead of (" << int(want.r) << "," << int(want.g) << "," << int(want.b)
+                                         << ")";
+}
+
+const aiVector3D kFront(0, 0, -1), kBack(0, 0, 1), kRight(1, 0, 0);
+
+TEST(RbxAvatarScene, R15BodyPartsWearTheirClothingWhereTheirUvsPoint) {
+    const auto r = ImportAvatar("avatar-r15.rbxm");
+    ASSERT_TRUE(r) << r.error;
+    const aiScene &s = *r.scene;
+    const Drawn upper = DrawnPart(s, "UpperTorso");
+    ASSERT_NE(upper.mesh, nullptr);
+    ASSERT_EQ(upper.texture.width, 388u);
+    ASSERT_EQ(upper.texture.height, 272u);
+    // The T-shirt's opaque centre covers the front's middle; the shirt front around it; the back is the shirt's.
+    EXPECT_TRUE(Same(SampleFace(upper, kFront, 0.5f, 0.5f), fx::kTee));
+    EXPECT_TRUE(Same(SampleFace(upper, kFront, 0.1f, 0.1f), fx::kShirtFront));
+    EXPECT_TRUE(Same(SampleFace(upper, kBack, 0.5f, 0.5f), fx::kShirtBack));
+    // The lower torso's front lies in the shirt's transparent rows: the pants show.
+    const Drawn lower = DrawnPart(s, "LowerTorso");
+    EXPECT_EQ(lower.texture.width, 388u);
+    EXPECT_TRUE(Same(SampleFace(lower, kFront, 0.5f, 0.5f), fx::kPantsTorso));
+    // Arms wear the shirt, legs the pants; each limb group has its own texture.
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "LeftUpperArm"), kFront, 0.5f, 0.5f), fx::kShirtLeftF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "LeftHand"), kFront, 0.5f, 0.5f), fx::kShirtLeftF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "RightLowerArm"), kFront, 0.5f, 0.5f), fx::kShirtRightF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "LeftUpperArm"), kBack, 0.5f, 0.5f), Rgb{130, 250, 0}));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "LeftUpperLeg"), kFront, 0.5f, 0.5f), fx::kPantsLeftF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "RightFoot"), kFront, 0.5f, 0.5f), fx::kPantsRightF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "RightUpperLeg"), kRight, 0.5f, 0.5f), Rgb{30, 90, 60}));
+    EXPECT_EQ(DrawnPart(s, "LeftUpperArm").texture.width, 264u);
+    EXPECT_EQ(DrawnPart(s, "LeftUpperArm").material, DrawnPart(s, "LeftLowerArm").material); // one texture per group
+    EXPECT_NE(DrawnPart(s, "LeftUpperArm").material, DrawnPart(s, "LeftUpperLeg").material);
+    // The head has no clothing: its BodyColors colour, no texture.
+    const Drawn head = DrawnPart(s, "Head");
+    ASSERT_NE(head.material, nullptr);
+    EXPECT_EQ(head.texture.width, 0u);
+    aiColor4D c;
+    ASSERT_EQ(head.material->Get(AI_MATKEY_COLOR_DIFFUSE, c), AI_SUCCESS);
+    EXPECT_NEAR(c.r * 255, fx::kBodyColours[0].r, 0.01);
+    EXPECT_NEAR(c.g * 255, fx::kBodyColours[0].g, 0.01);
+    EXPECT_NEAR(c.b * 255, fx::kBodyColours[0].b, 0.01);
+    // Where no clothing covers a limb (the arm texture's unused corner), the limb's body colour shows.
+    const Drawn arm = DrawnPart(s, "LeftUpperArm");
+    const std::uint8_t *corner = &arm.texture.rgba[(std::size_t(10) * 264 + 250) * 4];
+    EXPECT_TRUE(Same({corner[0], corner[1], corner[2]}, fx::kBodyColours[2]));
+}
+
+TEST(RbxAvatarScene, R6BodyPartsAreAtlasBoxes) {
+    const auto r = ImportAvatar("avatar-r6.rbxm");
+    ASSERT_TRUE(r) << r.error;
+    const aiScene &s = *r.scene;
+    const Drawn torso = DrawnPart(s, "Torso");
+    ASSERT_NE(torso.mesh, nullptr);
+    ASSERT_EQ(torso.texture.width, 1024u);
+    ASSERT_EQ(torso.texture.height, 512u);
+    EXPECT_EQ(torso.mesh->mNumVertices, 24u);
+    EXPECT_TRUE(Same(SampleFace(torso, kFront, 0.5f, 0.5f), fx::kTee));
+    EXPECT_TRUE(Same(SampleFace(torso, kFront, 0.1f, 0.1f), fx::kShirtFront));
+    EXPECT_TRUE(Same(SampleFace(torso, kFront, 0.1f, 0.95f), fx::kPantsTorso)); // the shirt's transparent rows
+    EXPECT_TRUE(Same(SampleFace(torso, kBack, 0.5f, 0.5f), fx::kShirtBack));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "Right Arm"), kFront, 0.5f, 0.5f), fx::kShirtRightF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "Left Arm"), kFront, 0.5f, 0.5f), fx::kShirtLeftF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "Left Leg"), kFront, 0.5f, 0.5f), fx::kPantsLeftF));
+    EXPECT_TRUE(Same(SampleFace(DrawnPart(s, "Right Leg"), kFront, 0.5f, 0.5f), fx::kPantsRightF));
+    // One atlas for the whole character.
+    EXPECT_EQ(DrawnPart(s, "Torso").material, DrawnPart(s, "Left Leg").material);
+    // Mesh bounds are the part's size (a 2×2×1 torso).
+    aiVector3D lo(1e9f, 1e9f, 1e9f), hi(-1e9f, -1e9f, -1e9f);
+    for (unsigned v = 0; v < torso.mesh->mNumVertices; ++v)
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = std::fmin(lo[k], torso.mesh->mVertices[v][k]);
+            hi[k] = std::fmax(hi[k], torso.mesh->mVertices[v][k]);
+        }
+    EXPECT_NEAR(hi.x - lo.x, 2, 1e-6);
+    EXPECT_NEAR(hi.y - lo.y, 2, 1e-6);
+    EXPECT_NEAR(hi.z - lo.z, 1, 1e-6);
+}
+
+TEST(RbxAvatarScene, WithoutClothingOrImagesBodyColoursRemain) {
+    for (const bool assets : {false, true}) {
+        const auto r = ImportAvatar("avatar-r6.rbxm", assets, /*clothing=*/assets ? false : true);
+        ASSERT_TRUE(r) << r.error;
+        for (const auto &[part, colour] : std::vector<std::pair<std::string, Rgb>>{{"Torso", fx::kBodyColours[1]},
+                                                                                   {"Left Leg", fx::kBodyColours[4]}}) {
+            const Drawn d = DrawnPart(*r.scene, part);
+            ASSERT_NE(d.material, nullptr);
+            EXPECT_EQ(d.texture.width, 0u) << part;
+            aiColor4D c;
+            ASSERT_EQ(d.material->Get(AI_MATKEY_COLOR_DIFFUSE, c), AI_SUCCESS);
+            EXPECT_NEAR(c.r * 255, colour.r, 0.01) << part;
+            EXPECT_NEAR(c.g * 255, colour.g, 0.01) << part;
+            EXPECT_NEAR(c.b * 255, colour.b, 0.01) << part;
+        }
+        // Missing images: one warning naming them.
+        std::size_t warned = 0;
+        for (const std::string &line : r.log)
+            if (line.find("classic clothing") != std::string::npos &&
+                line.find("rbxassetid://4001") != std::string::npos)
+                ++warned;
+        EXPECT_EQ(warned, assets ? 0u : 1u);
+    }
+}
+
+} // namespace
