@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "common/json_text.hpp"
 #include "gamefmt/metadata.hpp"
+#include "importers/roblox_model/avatar/characters.hpp"
 #include "importers/roblox_model/document/reader.hpp"
 #include "importers/roblox_model/document/value_text.hpp"
 #include "importers/roblox_model/motion/curves.hpp"
@@ -555,7 +556,13 @@ void AppendAnimations(aiScene *scene, AnimationOut &out) {
 void AddRobloxRigs(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxRigOptions &options,
                    aiScene *scene, UniqueNames &names) {
     if (!options.rigs) return;
-    const rbx::RigSet set = rbx::FindRigs(doc);
+    // Accessories a saved file holds without their AccessoryWeld are worn by their matching attachments
+    // (docs/formats/roblox-avatar.md §6).
+    std::vector<rbx::ImpliedWeld> worn;
+    for (const rbx::Character &ch : rbx::FindCharacters(doc))
+        for (const rbx::AccessoryInfo &a : ch.accessories)
+            if (a.bodyPart != rbx::kNoInstance) worn.push_back({a.bodyPart, a.handle, a.placement});
+    const rbx::RigSet set = rbx::FindRigs(doc, worn);
     for (const std::string &w : set.warnings) LogWarn(kModule + w);
     const RigNodes rigNodes = BuildRigNodes(doc, set, nodes, names);
     BindSkinsToBones(doc, set, rigNodes, nodes, scene);

@@ -202,4 +202,41 @@ TEST(RbxAvatarScene, WithoutClothingOrImagesBodyColoursRemain) {
     }
 }
 
+// The node a rig moved out of its instance parent `parent` (rbx.rigParent) and its world transform.
+bool WorldOfRider(const aiNode *node, const std::string &parent, aiMatrix4x4 above, aiMatrix4x4 &out) {
+    const aiMatrix4x4 world = above * node->mTransformation;
+    aiString value;
+    if (node->mMetaData != nullptr && node->mMetaData->Get("rbx.rigParent", value) && parent == value.C_Str()) {
+        out = world;
+        return true;
+    }
+    for (unsigned i = 0; i < node->mNumChildren; ++i)
+        if (WorldOfRider(node->mChildren[i], parent, world, out)) return true;
+    return false;
+}
+
+// §6, §7.7: a handle is worn where its attachment meets the body's: Handle = Part · bodyAtt · handleAtt⁻¹ (the
+// fixture's numbers: the Cap by attachments alone, the Backpack by its AccessoryWeld, the R6 OldHat by
+// AttachmentPoint), whatever CFrame the file stored for it.
+TEST(RbxAvatarScene, AccessoriesSitOnTheirAttachments) {
+    const auto r15 = ImportAvatar("avatar-r15.rbxm");
+    ASSERT_TRUE(r15) << r15.error;
+    const auto r6 = ImportAvatar("avatar-r6.rbxm");
+    ASSERT_TRUE(r6) << r6.error;
+    const struct {
+        const aiScene *scene;
+        const char *accessory;
+        aiVector3D at;
+    } cases[] = {{r15.scene, "Cap", {0, 6.05f, 0}},
+                 {r15.scene, "Backpack", {0, 3.8f, 0.8f}},
+                 {r6.scene, "OldHat", {0, 5.3f, 0}}};
+    for (const auto &c : cases) {
+        aiMatrix4x4 world;
+        ASSERT_TRUE(WorldOfRider(c.scene->mRootNode, c.accessory, aiMatrix4x4(), world)) << c.accessory;
+        EXPECT_NEAR(world.a4, c.at.x, 1e-5) << c.accessory;
+        EXPECT_NEAR(world.b4, c.at.y, 1e-5) << c.accessory;
+        EXPECT_NEAR(world.c4, c.at.z, 1e-5) << c.accessory;
+    }
+}
+
 } // namespace

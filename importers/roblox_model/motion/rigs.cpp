@@ -162,9 +162,11 @@ bool IsWeldClass(std::string_view cls) {
 }
 
 // Parts welded to rig parts (and to those, breadth-first) ride along.
-void AddRiders(const Document &doc, RigSet &set, const std::unordered_set<std::uint32_t> &rigParts) {
+void AddRiders(const Document &doc, RigSet &set, const std::unordered_set<std::uint32_t> &rigParts,
+               const std::vector<ImpliedWeld> &implied) {
     struct Weld {
         std::uint32_t instance, part0, part1;
+        const Rigid *implied; // an implied weld's local transform (part0 = on, part1 = the rider)
     };
     std::unordered_map<std::uint32_t, std::vector<Weld>> byPart;
     for (std::uint32_t i = 0; i < doc.instances.size(); ++i) {
@@ -173,9 +175,13 @@ void AddRiders(const Document &doc, RigSet &set, const std::unordered_set<std::u
         const std::uint32_t p0 = RefOf(doc, i, "Part0"), p1 = RefOf(doc, i, "Part1");
         if (p0 == kNoInstance || p1 == kNoInstance || p0 == p1 || !IsBasePart(doc, p0) || !IsBasePart(doc, p1))
             continue;
-        byPart[p0].push_back({i, p0, p1});
-        byPart[p1].push_back({i, p0, p1});
+        byPart[p0].push_back({i, p0, p1, nullptr});
+        byPart[p1].push_back({i, p0, p1, nullptr});
     }
+    for (const ImpliedWeld &w : implied) // only for parts no weld of the file holds: those win
+        if (w.on < doc.instances.size() && w.rider < doc.instances.size() && w.on != w.rider &&
+            byPart.count(w.rider) == 0)
+            byPart[w.on].push_back({kNoInstance, w.on, w.rider, &w.local});
     std::unordered_set<std::uint32_t> attached(rigParts);
     std::deque<std::uint32_t> queue;
     for (const Rig &rig : set.rigs) {
@@ -193,7 +199,9 @@ void AddRiders(const Document &doc, RigSet &set, const std::unordered_set<std::u
             const std::uint32_t rider = forward ? w.part1 : w.part0;
             if (!attached.insert(rider).second) continue;
             Rigid local;
-            if (IsClass(doc, w.instance, "WeldConstraint")) {
+            if (w.implied != nullptr) {
+                local = *w.implied;
+            } else if (IsClass(doc, w.instance, "WeldConstraint")) {
                 local = RigidOf(doc, on, "CFrame").inverse() * RigidOf(doc, rider, "CFrame");
             } else {
                 const Rigid rel = RigidOf(doc, w.instance, "C0") * RigidOf(doc, w.instance, "C1").inverse();
@@ -207,7 +215,7 @@ void AddRiders(const Document &doc, RigSet &set, const std::unordered_set<std::u
 
 } // namespace
 
-RigSet FindRigs(const Document &doc) {
+RigSet FindRigs(const Document &doc, const std::vector<ImpliedWeld> &implied) {
     RigSet set;
     const std::vector<Motor> motors = CollectMotors(doc);
     for (const std::vector<std::size_t> &component : Components(motors)) WalkRig(doc, motors, component, set);
@@ -223,7 +231,7 @@ RigSet FindRigs(const Document &doc) {
     }
     AddBones(doc, set, rigOfPart);
     for (const Rig &rig : set.rigs) rigParts.insert(rig.root);
-    AddRiders(doc, set, rigParts);
+    AddRiders(doc, set, rigParts, implied);
     return set;
 }
 

@@ -44,10 +44,19 @@ struct RigSet {
     std::vector<std::string> warnings;
 };
 
+// A weld the file does not hold but the caller knows of (an accessory worn by its matching attachments,
+// docs/formats/roblox-avatar.md §6): `rider` rides on `on` at world(rider) = world(on) · local.
+struct ImpliedWeld {
+    std::uint32_t on = kNoInstance;
+    std::uint32_t rider = kNoInstance;
+    Rigid local;
+};
+
 // §4.1: Motor6Ds whose Part0 and Part1 are distinct BaseParts (Enabled ≠ false), grouped into connected rigs
 // walked breadth-first from the root (HumanoidRootPart preferred); a part that is Part1 of two motors keeps the
 // first; motors in a cycle are left out with a warning. Bones under rig parts join that rig; a Bone tree under
-// another part is a rig of its own. Weld, ManualWeld, Snap, Glue, Motor and WeldConstraint attach other parts.
-RigSet FindRigs(const Document &doc);
+// another part is a rig of its own. Weld, ManualWeld, Snap, Glue, Motor and WeldConstraint attach other parts;
+// `implied` welds attach parts that none of those reaches first (their RiderWeld::weld is kNoInstance).
+RigSet FindRigs(const Document &doc, const std::vector<ImpliedWeld> &implied = {});
 
 } // namespace gamefmt::rbx
