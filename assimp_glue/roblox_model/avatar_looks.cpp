@@ -38,6 +38,13 @@ const AvatarLooks::Body *AvatarLooks::body(std::uint32_t part) const {
     return it == mBodies.end() ? nullptr : &it->second;
 }
 
+std::uint32_t AvatarLooks::faceControls(std::uint32_t part) const {
+    const Body *b = body(part);
+    if (b == nullptr) return rbx::kNoInstance;
+    const rbx::Character &ch = mCharacters[b->character];
+    return ch.head == part ? ch.faceControls : rbx::kNoInstance;
+}
+
 std::optional<rbx::Color3uint8> AvatarLooks::bodyColor(std::uint32_t part) const {
     const Body *b = body(part);
     if (b == nullptr) return std::nullopt;

@@ -31,6 +31,9 @@ public:
     const Body *body(std::uint32_t part) const;
     const std::vector<rbx::Character> &characters() const { return mCharacters; }
 
+    // §5: the FaceControls of a character's head part, kNoInstance for any other part.
+    std::uint32_t faceControls(std::uint32_t part) const;
+
     // §2: the colour BodyColors gives the body part (nullopt: not a body part, or no BodyColors).
     std::optional<rbx::Color3uint8> bodyColor(std::uint32_t part) const;
 

@@ -273,7 +273,7 @@ private:
     void addCamera(std::uint32_t index);
     unsigned partMaterial(const rbx::Look &look);
     std::unique_ptr<aiMaterial> lookMaterial(const std::string &name, const rbx::Look &look, const aiColor4D &colour);
-    const RbxMeshTemplate *meshAsset(const std::string &uri);
+    const RbxMeshTemplate *meshAsset(const std::string &uri, bool bakeFacs = false);
     void addMeshInstance(std::uint32_t index, const rbx::PartGeometry &g, const rbx::Look &look,
                          const RbxMeshTemplate &t);
     unsigned meshMaterial(std::uint32_t index, const rbx::Look &look, const rbx::PartGeometry &g);
@@ -377,7 +377,10 @@ void GeometryBuilder::addPart(std::uint32_t index, const rbx::PartGeometry &g, c
     }
     if (look.unknownBrickColor != 0) ++mUnknownBrickColors;
     if (g.approximated) ++mApproximated;
-    const RbxMeshTemplate *asset = g.asset != rbx::MeshAsset::None && !g.uri.empty() ? meshAsset(g.uri) : nullptr;
+    // A dynamic head (a MeshPart with FaceControls) gets its FACS poses as morph targets (roblox-avatar.md §5).
+    const std::uint32_t faceControls = mAvatars.faceControls(index);
+    const RbxMeshTemplate *asset =
+        g.asset != rbx::MeshAsset::None && !g.uri.empty() ? meshAsset(g.uri, faceControls != kNoInstance) : nullptr;
     if (asset != nullptr) {
         MetadataBuilder md;
         md.add(kRbxGeometry, "mesh");
@@ -623,14 +626,15 @@ void GeometryBuilder::texturePackMaps(const std::string &uri, rbx::SurfaceMaps &
 }
 
 // LOD 0 of the mesh `uri` names, read once; null when it does not resolve or does not read (one warning per URI).
-const RbxMeshTemplate *GeometryBuilder::meshAsset(const std::string &uri) {
-    const auto found = mMeshAssets.find(uri);
+const RbxMeshTemplate *GeometryBuilder::meshAsset(const std::string &uri, bool bakeFacs) {
+    const std::string key = bakeFacs ? uri + "\n#facs" : uri;
+    const auto found = mMeshAssets.find(key);
     if (found != mMeshAssets.end()) return found->second.get();
     std::unique_ptr<RbxMeshTemplate> t;
     if (mOptions.assets) {
         if (std::optional<RbxAsset> file = mOptions.assets(uri, RbxAssetKind::Mesh)) {
             try {
-                t = LoadRbxMeshTemplate(file->bytes.data(), file->bytes.size());
+                t = LoadRbxMeshTemplate(file->bytes.data(), file->bytes.size(), bakeFacs);
                 ++mMeshesLoaded;
             } catch (const FormatError &e) {
                 ++mBadMeshes;
@@ -640,7 +644,7 @@ const RbxMeshTemplate *GeometryBuilder::meshAsset(const std::string &uri) {
             }
         }
     }
-    return mMeshAssets.emplace(uri, std::move(t)).first->second.get();
+    return mMeshAssets.emplace(key, std::move(t)).first->second.get();
 }
 
 // §5.3: a MeshPart's mesh is centred (when its bounds are off the origin) and scaled by size / InitialSize
@@ -676,6 +680,18 @@ void GeometryBuilder::addMeshInstance(std::uint32_t index, const rbx::PartGeomet
     if (t.skinned()) {
         // Each skinned instance has its own skeleton under its node, and so its own copy of the mesh.
         std::unique_ptr<aiMesh> mesh = PlaceRbxMesh(t, scale, shift, material, name);
+        // The face the file sets: FaceControls values as the morph targets' weights (correctives: products).
+        if (mesh->mNumAnimMeshes != 0)
+            if (const std::uint32_t fc = mAvatars.faceControls(index); fc != kNoInstance) {
+                const std::vector<std::pair<std::string, float>> values = rbx::FaceControlValues(mDoc, fc);
+                for (unsigned a = 0; a < mesh->mNumAnimMeshes; ++a)
+                    mesh->mAnimMeshes[a]->mWeight = static_cast<float>(
+                        rbx::FacsTargetWeight(mesh->mAnimMeshes[a]->mName.C_Str(), [&](std::string_view control) {
+                            for (const auto &[name, value] : values)
+                                if (name == control) return static_cast<double>(value);
+                            return 0.0;
+                        }));
+            }
         UniqueNames local;
         aiNode *skeleton = PlaceRbxSkeleton(t, scale, shift, mNames != nullptr ? *mNames : local, *mesh);
         attach(index, addMesh(std::move(mesh)));

@@ -9,6 +9,7 @@
 #include <assimp/SceneCombiner.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -69,12 +70,12 @@ const aiNode *RbxMeshTemplate::skeleton() const {
     return nullptr;
 }
 
-std::unique_ptr<RbxMeshTemplate> LoadRbxMeshTemplate(const std::uint8_t *data, std::size_t size) {
+std::unique_ptr<RbxMeshTemplate> LoadRbxMeshTemplate(const std::uint8_t *data, std::size_t size, bool bakeFacs) {
     const rbxmesh::RobloxMesh file = rbxmesh::ReadRobloxMesh(data, size);
     auto t = std::make_unique<RbxMeshTemplate>();
     t->scene = std::make_unique<aiScene>();
     RobloxMeshSceneOptions options;
-    options.bakeFacs = false; // a part shows the neutral face
+    options.bakeFacs = bakeFacs;
     BuildRobloxMeshScene(file, options, t->scene.get());
     const aiMesh *m = t->mesh();
     constexpr float kBig = std::numeric_limits<float>::max();
@@ -97,13 +98,23 @@ std::unique_ptr<aiMesh> PlaceRbxMesh(const RbxMeshTemplate &t, const aiVector3D 
     mesh->mName = ToAiString(name);
     mesh->mMaterialIndex = material;
     const aiVector3D inverse = Reciprocal(scale);
-    for (unsigned i = 0; i < mesh->mNumVertices; ++i) {
-        aiVector3D &v = mesh->mVertices[i];
-        v = aiVector3D(v.x * scale.x + shift.x, v.y * scale.y + shift.y, v.z * scale.z + shift.z);
-        if (mesh->mNormals != nullptr) Direction(mesh->mNormals[i], inverse);
-        // Tangents and bitangents lie in the surface: they map with the scale itself, not its inverse.
-        if (mesh->mTangents != nullptr) Direction(mesh->mTangents[i], scale);
-        if (mesh->mBitangents != nullptr) Direction(mesh->mBitangents[i], scale);
+    const auto place = [&](aiVector3D *vertices, aiVector3D *normals, aiVector3D *tangents, aiVector3D *bitangents,
+                           unsigned count) {
+        for (unsigned i = 0; i < count; ++i) {
+            aiVector3D &v = vertices[i];
+            v = aiVector3D(v.x * scale.x + shift.x, v.y * scale.y + shift.y, v.z * scale.z + shift.z);
+            if (normals != nullptr) Direction(normals[i], inverse);
+            // Tangents and bitangents lie in the surface: they map with the scale itself, not its inverse.
+            if (tangents != nullptr) Direction(tangents[i], scale);
+            if (bitangents != nullptr) Direction(bitangents[i], scale);
+        }
+    };
+    place(mesh->mVertices, mesh->mNormals, mesh->mTangents, mesh->mBitangents, mesh->mNumVertices);
+    for (unsigned a = 0; a < mesh->mNumAnimMeshes; ++a) {
+        aiAnimMesh *target = mesh->mAnimMeshes[a];
+        if (target != nullptr && target->mVertices != nullptr)
+            place(target->mVertices, target->mNormals, target->mTangents, target->mBitangents,
+                  std::min(target->mNumVertices, mesh->mNumVertices));
     }
     if (mesh->mNumBones != 0) {
         aiMatrix4x4 inverseT =

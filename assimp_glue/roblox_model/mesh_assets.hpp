@@ -31,12 +31,14 @@ struct RbxMeshTemplate {
     const aiNode *skeleton() const; // null when not skinned
 };
 
-// Reads `bytes` (a .mesh file) into a template; FormatError when the codec refuses it or LOD 0 is empty.
-std::unique_ptr<RbxMeshTemplate> LoadRbxMeshTemplate(const std::uint8_t *data, std::size_t size);
+// Reads `bytes` (a .mesh file) into a template; FormatError when the codec refuses it or LOD 0 is empty. With
+// `bakeFacs` a dynamic head's FACS poses become morph targets (docs/formats/roblox-mesh.md §13.4); otherwise a part
+// shows the neutral face.
+std::unique_ptr<RbxMeshTemplate> LoadRbxMeshTemplate(const std::uint8_t *data, std::size_t size, bool bakeFacs = false);
 
-// A copy of the template's mesh with every vertex v mapped to v∘scale + shift (normals and tangents by the
-// inverse transpose, renormalised; bone offset matrices by offset·T⁻¹ so the bind pose is unchanged when the
-// skeleton is placed by T), material `material`, name `name`.
+// A copy of the template's mesh with every vertex v mapped to v∘scale + shift (morph targets too; normals and
+// tangents by the inverse transpose, renormalised; bone offset matrices by offset·T⁻¹ so the bind pose is unchanged
+// when the skeleton is placed by T), material `material`, name `name`.
 std::unique_ptr<aiMesh> PlaceRbxMesh(const RbxMeshTemplate &t, const aiVector3D &scale, const aiVector3D &shift,
                                      unsigned material, const std::string &name);
 

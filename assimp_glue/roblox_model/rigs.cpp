@@ -419,15 +419,82 @@ void AddAnimationMetadata(const SequenceSource &src, const rbx::Rig &rig, const 
     if (!unbound.empty()) md.add(p + "rbx.unboundTracks", unbound + "]");
 }
 
+// A character's dynamic head (docs/formats/roblox-avatar.md §5): the node whose mesh carries the baked FACS morph
+// targets, their names (FACS codes, correctives "c_A+c_B"), and the FaceControls values the file sets.
+struct FaceTarget {
+    std::string node;
+    std::vector<std::string> targets;
+    std::vector<std::pair<std::string, float>> rest;
+};
+
+// The dynamic heads of the document's characters, by character Model.
+std::map<std::uint32_t, FaceTarget> FaceTargets(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
+                                                const aiScene *scene) {
+    std::map<std::uint32_t, FaceTarget> out;
+    for (const rbx::Character &ch : rbx::FindCharacters(doc)) {
+        if (ch.head == rbx::kNoInstance || ch.faceControls == rbx::kNoInstance || nodes[ch.head] == nullptr) continue;
+        const aiNode *node = nodes[ch.head];
+        for (unsigned k = 0; k < node->mNumMeshes; ++k) {
+            const aiMesh *mesh = node->mMeshes[k] < scene->mNumMeshes ? scene->mMeshes[node->mMeshes[k]] : nullptr;
+            if (mesh == nullptr || mesh->mNumAnimMeshes == 0) continue;
+            FaceTarget face;
+            face.node = node->mName.C_Str();
+            for (unsigned a = 0; a < mesh->mNumAnimMeshes; ++a)
+                face.targets.emplace_back(mesh->mAnimMeshes[a]->mName.C_Str());
+            face.rest = rbx::FaceControlValues(doc, ch.faceControls);
+            out.emplace(ch.model, std::move(face));
+            break;
+        }
+    }
+    return out;
+}
+
+// §5: the sequence's face tracks as one morph weight channel on the head: a key at every face key time, each target
+// weighted by its control's value there (a control the sequence does not animate keeps the file's FaceControls
+// value), a corrective by the product of its components'. Null when the sequence animates no control.
+aiMeshMorphAnim *MorphChannel(const rbx::Sequence &seq, const FaceTarget &face) {
+    std::set<double> times;
+    for (const rbx::FaceTrack &f : seq.faces)
+        for (const rbx::FaceKey &k : f.keys) times.insert(k.time);
+    if (times.empty()) return nullptr;
+    auto *ch = new aiMeshMorphAnim();
+    ch->mName = ToAiString(face.node);
+    ch->mNumKeys = static_cast<unsigned>(times.size());
+    ch->mKeys = new aiMeshMorphKey[times.size()];
+    const auto count = static_cast<unsigned>(face.targets.size());
+    unsigned k = 0;
+    for (const double t : times) {
+        aiMeshMorphKey &key = ch->mKeys[k++];
+        key.mTime = t * kTicksPerSecond;
+        key.mNumValuesAndWeights = count;
+        key.mValues = new unsigned[count];
+        key.mWeights = new double[count];
+        const auto valueOf = [&](std::string_view control) {
+            for (const rbx::FaceTrack &f : seq.faces)
+                if (f.control == control) return rbx::EvaluateFaceTrack(f, t);
+            for (const auto &[name, value] : face.rest)
+                if (name == control) return static_cast<double>(value);
+            return 0.0;
+        };
+        for (unsigned j = 0; j < count; ++j) {
+            key.mValues[j] = j;
+            key.mWeights[j] = rbx::FacsTargetWeight(face.targets[j], valueOf);
+        }
+    }
+    return ch;
+}
+
 aiAnimation *MakeAnimation(const SequenceSource &src, const rbx::RigSet &set, const rbx::Rig &rig,
-                           const std::vector<std::int64_t> &bind, const RigNodes &rigNodes, unsigned fps) {
+                           const std::vector<std::int64_t> &bind, const RigNodes &rigNodes, unsigned fps,
+                           const FaceTarget *face) {
     const rbx::Sequence &seq = src.seq;
     std::vector<aiNodeAnim *> channels;
     for (std::size_t t = 0; t < seq.tracks.size(); ++t)
         if (bind[t] >= 0 && rigNodes.animated[static_cast<std::size_t>(bind[t])] != nullptr)
             channels.push_back(
                 Channel(seq.tracks[t], rigNodes.tNames[static_cast<std::size_t>(bind[t])], seq.length, fps));
-    if (channels.empty()) return nullptr;
+    aiMeshMorphAnim *morph = face != nullptr ? MorphChannel(seq, *face) : nullptr;
+    if (channels.empty() && morph == nullptr) return nullptr;
     // Every other joint of the rig holds its rest pose (one key): players that keep a joint's last pose when
     // switching animations (Blender's action switching) then show each animation as Roblox plays it alone.
     std::vector<bool> keyed(set.joints.size(), false);
@@ -439,12 +506,16 @@ aiAnimation *MakeAnimation(const SequenceSource &src, const rbx::RigSet &set, co
     anim->mTicksPerSecond = kTicksPerSecond;
     anim->mDuration = seq.length * kTicksPerSecond;
     anim->mNumChannels = static_cast<unsigned>(channels.size());
-    anim->mChannels = CopyToNewArray(channels);
+    anim->mChannels = channels.empty() ? nullptr : CopyToNewArray(channels);
+    if (morph != nullptr) {
+        anim->mNumMorphMeshChannels = 1;
+        anim->mMorphMeshChannels = new aiMeshMorphAnim *[1] { morph };
+    }
     return anim;
 }
 
 void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNodes &rigNodes, const SequenceSource &src,
-                 unsigned fps, AnimationOut &out) {
+                 unsigned fps, const std::map<std::uint32_t, FaceTarget> &faces, AnimationOut &out) {
     const rbx::Sequence &seq = src.seq;
     auto chosen = ChooseRigs(doc, set, seq);
     if (src.rig < set.rigs.size()) // an Animation under a rig's Animator: that rig
@@ -456,7 +527,9 @@ void AddSequence(const rbx::Document &doc, const rbx::RigSet &set, const RigNode
     }
     for (const auto &[r, bind] : chosen) {
         const rbx::Rig &rig = set.rigs[r];
-        aiAnimation *anim = MakeAnimation(src, set, rig, bind, rigNodes, fps);
+        const auto face = faces.find(rig.model);
+        aiAnimation *anim =
+            MakeAnimation(src, set, rig, bind, rigNodes, fps, face != faces.end() ? &face->second : nullptr);
         if (anim == nullptr) continue;
         std::string name = chosen.size() == 1 ? src.name : src.name + "@" + rig.name;
         const int use = ++out.nameUses[name];
@@ -506,7 +579,8 @@ std::vector<rbx::Sequence> AssetSequences(const std::string &uri, const RbxAsset
 
 // Animation instances: their assets' sequences, for the rig whose Animator (or AnimationController) holds them.
 void AddAnimationAssets(const rbx::Document &doc, const rbx::RigSet &set, const RigNodes &rigNodes,
-                        const RbxRigOptions &options, AnimationOut &out) {
+                        const RbxRigOptions &options, const std::map<std::uint32_t, FaceTarget> &faces,
+                        AnimationOut &out) {
     std::map<std::string, std::vector<rbx::Sequence>> cache;
     std::set<std::string> missing;
     for (std::uint32_t i = 0; i < doc.instances.size(); ++i) {
@@ -531,8 +605,9 @@ void AddAnimationAssets(const rbx::Document &doc, const rbx::RigSet &set, const 
             for (std::size_t r = 0; r < set.rigs.size(); ++r)
                 if (set.rigs[r].model == a) rig = r;
         for (const rbx::Sequence &seq : it->second)
-            if (!seq.tracks.empty())
-                AddSequence(doc, set, rigNodes, {seq, inst.name, InstancePath(doc, i), uri, rig}, options.fps, out);
+            if (!seq.tracks.empty() || !seq.faces.empty())
+                AddSequence(doc, set, rigNodes, {seq, inst.name, InstancePath(doc, i), uri, rig}, options.fps, faces,
+                            out);
     }
     if (!missing.empty())
         LogWarn(kModule + std::to_string(missing.size()) + " animation asset(s) named by Animation instances are not " +
@@ -574,19 +649,20 @@ void AddRobloxRigs(const rbx::Document &doc, const std::vector<aiNode *> &nodes,
     for (const std::string &w : warnings) LogWarn(kModule + w);
     AnimationOut out;
     out.first = scene->mNumAnimations;
+    const std::map<std::uint32_t, FaceTarget> faces = FaceTargets(doc, nodes, scene);
     std::size_t empty = 0;
     for (const rbx::Sequence &seq : sequences) {
-        if (seq.tracks.empty()) {
+        if (seq.tracks.empty() && seq.faces.empty()) {
             ++empty;
             continue;
         }
         AddSequence(doc, set, rigNodes, {seq, seq.name, InstancePath(doc, seq.instance), {}, set.rigs.size()},
-                    std::max(1u, options.fps), out);
+                    std::max(1u, options.fps), faces, out);
     }
     if (empty != 0)
         LogWarn(kModule + std::to_string(empty) +
                 " KeyframeSequence(s) or CurveAnimation(s) without a single key skipped");
-    AddAnimationAssets(doc, set, rigNodes, options, out);
+    AddAnimationAssets(doc, set, rigNodes, options, faces, out);
     AppendAnimations(scene, out);
 }
 

@@ -239,4 +239,94 @@ TEST(RbxAvatarScene, AccessoriesSitOnTheirAttachments) {
     }
 }
 
+const aiAnimation *AnimationNamed(const aiScene &scene, const std::string &name) {
+    for (unsigned a = 0; a < scene.mNumAnimations; ++a)
+        if (name == scene.mAnimations[a]->mName.C_Str()) return scene.mAnimations[a];
+    return nullptr;
+}
+
+// The weight a morph key gives target `target` (by index among `names`).
+double KeyWeight(const aiMeshMorphKey &key, const std::vector<std::string> &names, const std::string &target) {
+    for (unsigned j = 0; j < key.mNumValuesAndWeights; ++j)
+        if (key.mValues[j] < names.size() && names[key.mValues[j]] == target) return key.mWeights[j];
+    return -1;
+}
+
+// §5, §7.6: the dynamic head's FACS poses are morph targets weighted by its FaceControls; the Smile sequence's
+// NumberPoses and the Blink curve animate them (the fixture's values, by hand: LeftEyeClosed 0.2 at 0 s and 1.0 at
+// 1 s is 0.6 at 0.5 s; a corrective weighs the product of its controls; a control a clip does not animate keeps the
+// file's value), beside the Neck's joint track of the same clip.
+TEST(RbxAvatarScene, FaceControlsAndTheirAnimationsDriveTheHeadsMorphTargets) {
+    const auto r = ImportAvatar("avatar-r15.rbxm");
+    ASSERT_TRUE(r) << r.error;
+    const aiScene &s = *r.scene;
+    const aiNode *head = FindNode(s.mRootNode, "Head");
+    ASSERT_NE(head, nullptr);
+    ASSERT_EQ(head->mNumMeshes, 1u);
+    const aiMesh *mesh = s.mMeshes[head->mMeshes[0]];
+    std::vector<std::string> names;
+    for (unsigned a = 0; a < mesh->mNumAnimMeshes; ++a) names.emplace_back(mesh->mAnimMeshes[a]->mName.C_Str());
+    ASSERT_EQ(names, (std::vector<std::string>{"c_JD", "l_EC", "r_EC", "c_JD+l_EC", "c_JD+l_EC+r_EC"}));
+    const float rest[] = {0.25f, 0.5f, 0, 0.125f, 0};
+    for (unsigned a = 0; a < 5; ++a) EXPECT_FLOAT_EQ(mesh->mAnimMeshes[a]->mWeight, rest[a]) << names[a];
+    // The jaw pose moves the mesh (the FACS matrices of the fixture are not zero).
+    float moved = 0;
+    for (unsigned v = 0; v < mesh->mNumVertices; ++v)
+        moved = std::fmax(moved, (mesh->mAnimMeshes[0]->mVertices[v] - mesh->mVertices[v]).Length());
+    EXPECT_GT(moved, 0.01f);
+
+    const aiAnimation *smile = AnimationNamed(s, "Smile");
+    ASSERT_NE(smile, nullptr);
+    ASSERT_EQ(smile->mNumMorphMeshChannels, 1u);
+    const aiMeshMorphAnim *ch = smile->mMorphMeshChannels[0];
+    EXPECT_STREQ(ch->mName.C_Str(), "Head");
+    ASSERT_EQ(ch->mNumKeys, 3u);
+    const double jaw[] = {0, 1, 0.5}, eye[] = {0.2, 0.6, 1.0};
+    for (unsigned k = 0; k < 3; ++k) {
+        EXPECT_NEAR(ch->mKeys[k].mTime / smile->mTicksPerSecond, 0.5 * k, 1e-9);
+        EXPECT_NEAR(KeyWeight(ch->mKeys[k], names, "c_JD"), jaw[k], 1e-6) << k;
+        EXPECT_NEAR(KeyWeight(ch->mKeys[k], names, "l_EC"), eye[k], 1e-6) << k;
+        EXPECT_NEAR(KeyWeight(ch->mKeys[k], names, "r_EC"), 0, 1e-9) << k;
+        EXPECT_NEAR(KeyWeight(ch->mKeys[k], names, "c_JD+l_EC"), jaw[k] * eye[k], 1e-6) << k;
+    }
+    bool neck = false;
+    for (unsigned c = 0; c < smile->mNumChannels; ++c)
+        neck = neck || std::string(smile->mChannels[c]->mNodeName.C_Str()) == "Neck:T";
+    EXPECT_TRUE(neck);
+
+    const aiAnimation *blink = AnimationNamed(s, "Blink");
+    ASSERT_NE(blink, nullptr);
+    ASSERT_EQ(blink->mNumMorphMeshChannels, 1u);
+    const aiMeshMorphAnim *b = blink->mMorphMeshChannels[0];
+    ASSERT_EQ(b->mNumKeys, 3u);
+    const double closed[] = {0, 1, 0};
+    for (unsigned k = 0; k < 3; ++k) {
+        EXPECT_NEAR(b->mKeys[k].mTime / blink->mTicksPerSecond, 0.25 * k, 1e-9);
+        EXPECT_NEAR(KeyWeight(b->mKeys[k], names, "r_EC"), closed[k], 1e-6) << k;
+        EXPECT_NEAR(KeyWeight(b->mKeys[k], names, "c_JD"), 0.25, 1e-6) << k; // the file's FaceControls value
+        EXPECT_NEAR(KeyWeight(b->mKeys[k], names, "c_JD+l_EC+r_EC"), 0.25 * 0.5 * closed[k], 1e-6) << k;
+    }
+
+    // Through the glb and Assimp's own glTF importer: the weights animation and the rest weights survive.
+    const gamefmt::test::Exported glb = gamefmt::test::ExportScene(r.scene, "gamefmt-glb");
+    ASSERT_TRUE(glb.ok) << glb.error;
+    Assimp::Importer importer;
+    const aiScene *back = importer.ReadFileFromMemory(glb.bytes.data(), glb.bytes.size(), 0, "glb");
+    ASSERT_NE(back, nullptr) << importer.GetErrorString();
+    const aiAnimation *smileBack = AnimationNamed(*back, "Smile");
+    ASSERT_NE(smileBack, nullptr);
+    ASSERT_EQ(smileBack->mNumMorphMeshChannels, 1u);
+    const aiMeshMorphAnim *cb = smileBack->mMorphMeshChannels[0];
+    ASSERT_EQ(cb->mNumKeys, 3u);
+    // The glb's targets keep the mesh's order; Assimp reads the weights back by index.
+    for (unsigned k = 0; k < 3; ++k) {
+        double got[5] = {0, 0, 0, 0, 0};
+        for (unsigned j = 0; j < cb->mKeys[k].mNumValuesAndWeights; ++j)
+            if (cb->mKeys[k].mValues[j] < 5) got[cb->mKeys[k].mValues[j]] = cb->mKeys[k].mWeights[j];
+        EXPECT_NEAR(got[0], jaw[k], 1e-6) << k;
+        EXPECT_NEAR(got[1], eye[k], 1e-6) << k;
+        EXPECT_NEAR(got[3], jaw[k] * eye[k], 1e-6) << k;
+    }
+}
+
 } // namespace

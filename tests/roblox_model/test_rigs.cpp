@@ -6,6 +6,7 @@
 #include "cli/run_cli.hpp"
 #include "common/error.hpp"
 #include "common/utf8_path.hpp"
+#include "fixtures/rbx_avatar_fixtures.hpp"
 #include "fixtures/rbx_place_fixtures.hpp"
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
@@ -759,32 +760,7 @@ TEST(RbxAnimationAssets, MissingOrWrongAssetsAreReported) {
 
 // ------------------------------------------------------------------ CurveAnimation (§3.2)
 
-// A FloatCurve ValuesAndTimes, version `version`, of (ticks, value, interpolation, right tangent) keys.
-std::string FloatCurveBlob(std::uint32_t version,
-                           const std::vector<std::tuple<std::uint32_t, float, std::uint8_t, float>> &keys) {
-    std::string b;
-    const auto u32 = [&](std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) b.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-    };
-    const auto f32 = [&](float f) {
-        std::uint32_t v = 0;
-        std::memcpy(&v, &f, 4);
-        u32(v);
-    };
-    u32(version);
-    u32(static_cast<std::uint32_t>(keys.size()));
-    for (const auto &[ticks, value, interp, right] : keys) {
-        b.push_back(static_cast<char>(interp));
-        b.push_back(static_cast<char>(right != 0 ? 3 : 0)); // both tangents set when given
-        f32(value);
-        f32(right);
-        f32(right);
-    }
-    u32(1);
-    u32(static_cast<std::uint32_t>(keys.size()));
-    for (const auto &key : keys) u32(std::get<0>(key));
-    return b;
-}
+using fixtures::FloatCurveBlob;
 
 TEST(RbxCurves, FloatCurveVersion1) {
     const std::string empty("\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00", 16); // §3.2, real files

@@ -244,6 +244,23 @@ std::string_view FacsCodeOf(std::string_view property) {
     return {};
 }
 
+double FacsTargetWeight(std::string_view target, const std::function<double(std::string_view control)> &valueOf) {
+    double weight = 1;
+    bool any = false;
+    while (!target.empty()) {
+        const std::size_t plus = target.find('+');
+        const std::string_view code = target.substr(0, plus);
+        const FacsControlName *control = nullptr;
+        for (const FacsControlName &c : kFacsControls)
+            if (code == c.code) control = &c;
+        if (control == nullptr) return 0;
+        weight *= valueOf(control->property);
+        any = true;
+        target = plus == std::string_view::npos ? std::string_view() : target.substr(plus + 1);
+    }
+    return any ? weight : 0;
+}
+
 std::vector<std::pair<std::string, float>> FaceControlValues(const Document &doc, std::uint32_t faceControls) {
     std::vector<std::pair<std::string, float>> out;
     if (faceControls >= doc.instances.size()) return out;

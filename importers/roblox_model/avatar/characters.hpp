@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,6 +90,11 @@ struct FacsControlName {
 const std::vector<FacsControlName> &FacsControlNames();
 // "JawDrop" → "c_JD"; "" for a name that is not a control.
 std::string_view FacsCodeOf(std::string_view property);
+
+// The weight of a head mesh's morph target named after a FACS column (§5): the control's value for "c_JD", the
+// product of its components' for a corrective "c_JD+l_EC(+…)"; `valueOf` takes the FaceControls property name. Names
+// that are not FACS codes weigh 0.
+double FacsTargetWeight(std::string_view target, const std::function<double(std::string_view control)> &valueOf);
 
 // The FaceControls values a file sets (property name → 0..1; absent controls are 0).
 std::vector<std::pair<std::string, float>> FaceControlValues(const Document &doc, std::uint32_t faceControls);

@@ -85,6 +85,21 @@ const Instance *ChildNamed(const Document &doc, const Instance &inst, std::strin
     return nullptr;
 }
 
+// The times a curve is sampled at: its keys, Cubic segments every 1/fps s (at most kMaxBakedKeysPerSegment),
+// Constant ones held to one tick before the next key.
+void SampleTimes(const std::vector<FloatKey> &keys, unsigned fps, std::set<double> &times) {
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        times.insert(keys[k].time);
+        if (k + 1 < keys.size() && keys[k].interpolation == KeyInterpolation::Cubic) { // cubic: baked at fps
+            const double d = keys[k + 1].time - keys[k].time;
+            const double step = std::max(1.0 / fps, d / kMaxBakedKeysPerSegment);
+            for (double t = keys[k].time + step; t < keys[k + 1].time - step / 2; t += step) times.insert(t);
+        }
+        if (k + 1 < keys.size() && keys[k].interpolation == KeyInterpolation::Constant) // hold to one tick before
+            times.insert(std::max(keys[k].time, keys[k + 1].time - 1.0 / kTicksPerSecond));
+    }
+}
+
 struct CurveReader {
     const Document &doc;
     unsigned fps;
@@ -92,6 +107,38 @@ struct CurveReader {
     Sequence &seq;
 
     // The X, Y, Z FloatCurves under `holder`; false (warned) when one is unreadable or of another version.
+    // docs/formats/roblox-avatar.md §5: a FaceControls folder's FloatCurves, one per control, as face tracks.
+    void faces(const Instance &folder) {
+        for (std::uint32_t c : folder.children) {
+            if (c >= doc.instances.size() || doc.className(doc.instances[c]) != "FloatCurve") continue;
+            const Instance &curve = doc.instances[c];
+            const Property *p = doc.findProperty(curve, "ValuesAndTimes");
+            const auto *blob = p != nullptr ? std::get_if<std::string>(&p->value.data) : nullptr;
+            if (blob == nullptr) continue;
+            std::optional<std::vector<FloatKey>> keys;
+            try {
+                keys = ReadFloatCurve(reinterpret_cast<const std::uint8_t *>(blob->data()), blob->size());
+            } catch (const FormatError &e) {
+                warnings.push_back("CurveAnimation '" + seq.name + "': face curve '" + curve.name + "': " + e.what());
+                continue;
+            }
+            if (!keys) {
+                warnings.push_back("CurveAnimation '" + seq.name + "': face curve '" + curve.name +
+                                   "' is not version 1; its curve data is kept, not read");
+                continue;
+            }
+            std::set<double> times;
+            SampleTimes(*keys, fps, times);
+            FaceTrack track{curve.name, {}};
+            for (double t : times) {
+                const double v = EvaluateFloatCurve(*keys, t);
+                track.keys.push_back({t, std::isfinite(v) ? static_cast<float>(std::clamp(v, 0.0, 1.0)) : 0.0f});
+                seq.length = std::max(seq.length, t);
+            }
+            seq.faces.push_back(std::move(track));
+        }
+    }
+
     bool xyz(const Instance &holder, const std::string &joint, std::vector<FloatKey> (&out)[3]) {
         const char *names[3] = {"X", "Y", "Z"};
         for (int i = 0; i < 3; ++i) {
@@ -136,20 +183,7 @@ struct CurveReader {
         if (!any) return;
         std::set<double> times;
         for (const auto *curves : {&pos, &rot})
-            for (const std::vector<FloatKey> &keys : *curves)
-                for (std::size_t k = 0; k < keys.size(); ++k) {
-                    times.insert(keys[k].time);
-                    if (k + 1 < keys.size() &&
-                        keys[k].interpolation == KeyInterpolation::Cubic) { // cubic: baked at fps
-                        const double d = keys[k + 1].time - keys[k].time;
-                        const double step = std::max(1.0 / fps, d / kMaxBakedKeysPerSegment);
-                        for (double t = keys[k].time + step; t < keys[k + 1].time - step / 2; t += step)
-                            times.insert(t);
-                    }
-                    if (k + 1 < keys.size() &&
-                        keys[k].interpolation == KeyInterpolation::Constant) // constant: hold to one tick before
-                        times.insert(std::max(keys[k].time, keys[k + 1].time - 1.0 / kTicksPerSecond));
-                }
+            for (const std::vector<FloatKey> &keys : *curves) SampleTimes(keys, fps, times);
         if (times.empty()) return;
         Track track{parent, folder.name, {}};
         for (double t : times) {
@@ -178,7 +212,10 @@ struct CurveReader {
             const Item item = stack.back();
             stack.pop_back();
             const Instance &f = doc.instances[item.folder];
-            if (f.name == "FaceControls") continue; // FACS curves: not joints
+            if (f.name == "FaceControls") { // FACS curves: not a joint
+                faces(f);
+                continue;
+            }
             joint(f, item.parent);
             for (std::uint32_t c : f.children)
                 if (c < doc.instances.size() && doc.className(doc.instances[c]) == "Folder")
@@ -203,8 +240,14 @@ std::vector<Sequence> ReadCurveAnimations(const Document &doc, unsigned fps, std
         if (const Property *p = doc.findProperty(inst, "Priority"))
             if (const auto *e = std::get_if<EnumValue>(&p->value.data)) seq.priority = e->value;
         CurveReader reader{doc, fps, warnings, seq};
-        for (std::uint32_t c : inst.children)
-            if (c < doc.instances.size() && doc.className(doc.instances[c]) == "Folder") reader.folders(c);
+        for (std::uint32_t c : inst.children) {
+            if (c >= doc.instances.size() || doc.className(doc.instances[c]) != "Folder") continue;
+            if (doc.instances[c].name == "FaceControls")
+                reader.faces(doc.instances[c]);
+            else
+                reader.folders(c);
+        }
+        FinishFaceTracks(seq.faces);
         out.push_back(std::move(seq));
     }
     return out;

@@ -35,7 +35,9 @@ double EvaluateFloatCurve(const std::vector<FloatKey> &keys, double t);
 // Every CurveAnimation of the document as a Sequence: per joint Folder (nested from the root part's Folder, as
 // Poses nest), its Vector3Curve "Position" and EulerRotationCurve "Rotation" (FloatCurves X, Y, Z; RotationOrder)
 // sampled at their key times (Cubic segments every 1/fps s, Constant ones held to one tick before the next key).
-// RotationCurves, FACS curves and other versions are kept in the file, not read (warned).
+// A Folder "FaceControls" (at the top or among the joint folders) holds FACS FloatCurves, one per control: they become
+// the sequence's face tracks (docs/formats/roblox-avatar.md §5). RotationCurves and other versions are kept in the
+// file, not read (warned).
 std::vector<Sequence> ReadCurveAnimations(const Document &doc, unsigned fps, std::vector<std::string> &warnings);
 
 } // namespace gamefmt::rbx

@@ -16,7 +16,7 @@ namespace {
 // The interned ids of the names sequences read, resolved once per document (a 10,000-keyframe sequence has
 // 160,000 Poses: no name is hashed per Pose). kNoInstance: the document has no such name.
 struct SequenceIds {
-    std::uint32_t cframe, weight, style, direction, time, value, pose, keyframe, marker;
+    std::uint32_t cframe, weight, style, direction, time, value, pose, keyframe, marker, folder, numberPose;
     explicit SequenceIds(const Document &doc) {
         const auto id = [&](std::string_view name) {
             const std::optional<std::uint32_t> found = doc.names.find(name);
@@ -24,7 +24,7 @@ struct SequenceIds {
         };
         cframe = id("CFrame"), weight = id("Weight"), style = id("EasingStyle"), direction = id("EasingDirection");
         time = id("Time"), value = id("Value"), pose = id("Pose"), keyframe = id("Keyframe");
-        marker = id("KeyframeMarker");
+        marker = id("KeyframeMarker"), folder = id("Folder"), numberPose = id("NumberPose");
     }
 };
 
@@ -40,6 +40,7 @@ struct SequenceReader {
     Sequence seq;
     std::map<std::pair<std::string_view, std::string_view>, std::size_t> trackOf; // views into the document's names
     std::vector<std::vector<std::pair<std::size_t, PoseKey>>> pending;            // per track: (file order, key)
+    std::map<std::string_view, std::size_t> faceOf;                               // control name → seq.faces
     std::vector<bool> &visited;
     std::size_t order = 0;
     std::size_t repaired = 0;
@@ -72,11 +73,29 @@ struct SequenceReader {
     void poses(std::uint32_t top, double time) {
         WalkTree(doc, doc.instances[top].children, top, visited, [&](const TreeStep &step) {
             const Instance &inst = doc.instances[step.index];
+            if (inst.className == ids.folder && inst.name == "FaceControls") {
+                faceControls(inst, time);
+                return false;
+            }
             if (inst.className != ids.pose) return false;
             const double weight = NumberById(inst, ids.weight, 1);
             if (weight != 0 && inst.parent != kNoInstance) pose(step.index, doc.instances[inst.parent].name, time);
             return true;
         });
+    }
+
+    // docs/formats/roblox-avatar.md §5: the NumberPoses of a Folder "FaceControls", one key per control.
+    void faceControls(const Instance &folder, double time) {
+        for (std::uint32_t c : folder.children) {
+            if (c >= doc.instances.size() || doc.instances[c].className != ids.numberPose) continue;
+            const Instance &np = doc.instances[c];
+            if (NumberById(np, ids.weight, 1) == 0) continue;
+            const double v = NumberById(np, ids.value, 0);
+            const auto [it, fresh] = faceOf.emplace(std::string_view(np.name), seq.faces.size());
+            if (fresh) seq.faces.push_back(FaceTrack{np.name, {}});
+            seq.faces[it->second].keys.push_back(
+                {time, std::isfinite(v) ? static_cast<float>(std::clamp(v, 0.0, 1.0)) : 0.0f});
+        }
     }
 
     void keyframe(std::uint32_t k) {
@@ -100,6 +119,8 @@ struct SequenceReader {
             if (child.className == ids.pose) {
                 if (NumberById(child, ids.weight, 1) != 0) seq.rootMotion = true;
                 poses(c, time);
+            } else if (child.className == ids.folder && child.name == "FaceControls") {
+                faceControls(child, time);
             } else if (child.className == ids.marker) {
                 const Property *v = ids.value == kNoInstance ? nullptr : child.find(ids.value);
                 const auto *text = v != nullptr ? std::get_if<std::string>(&v->value.data) : nullptr;
@@ -127,6 +148,7 @@ struct SequenceReader {
         seq.tracks = std::move(kept);
         std::stable_sort(seq.markers.begin(), seq.markers.end(),
                          [](const Marker &a, const Marker &b) { return a.time < b.time; });
+        FinishFaceTracks(seq.faces);
         if (repaired != 0)
             warnings.push_back("KeyframeSequence '" + seq.name + "': " + std::to_string(repaired) +
                                " Pose CFrame(s) not a rotation (NaN, infinite or degenerate) were repaired");
@@ -141,7 +163,7 @@ std::vector<Sequence> ReadSequences(const Document &doc, std::vector<std::string
     std::vector<bool> visited(doc.instances.size(), false);
     for (std::uint32_t i = 0; i < doc.instances.size(); ++i) {
         if (!IsClass(doc, i, "KeyframeSequence")) continue;
-        SequenceReader r{doc, ids, warnings, {}, {}, {}, visited, 0, 0};
+        SequenceReader r{doc, ids, warnings, {}, {}, {}, {}, visited, 0, 0};
         r.seq.instance = i;
         r.seq.name = doc.instances[i].name;
         r.seq.loop = BoolOf(doc, i, "Loop", true);
@@ -187,6 +209,36 @@ Rigid EvaluateTrack(const Track &track, double t) {
     Vec3d p;
     for (std::size_t i = 0; i < 3; ++i) p[i] = a.p[i] + alpha * (b.p[i] - a.p[i]);
     return RigidFromQuat(Slerp(a.q, b.q, alpha), p);
+}
+
+double EvaluateFaceTrack(const FaceTrack &track, double t) {
+    const std::vector<FaceKey> &k = track.keys;
+    if (k.empty()) return 0;
+    if (t <= k.front().time) return k.front().value;
+    if (t >= k.back().time) return k.back().value;
+    const auto next =
+        std::upper_bound(k.begin(), k.end(), t, [](double v, const FaceKey &key) { return v < key.time; });
+    const FaceKey &b = *next, &a = *(next - 1);
+    const double d = b.time - a.time;
+    return d > 0 ? a.value + (t - a.time) / d * (b.value - a.value) : b.value;
+}
+
+void FinishFaceTracks(std::vector<FaceTrack> &faces) {
+    std::vector<FaceTrack> kept;
+    for (FaceTrack &f : faces) {
+        std::stable_sort(f.keys.begin(), f.keys.end(),
+                         [](const FaceKey &a, const FaceKey &b) { return a.time < b.time; });
+        std::vector<FaceKey> unique;
+        for (const FaceKey &k : f.keys) {
+            if (!unique.empty() && unique.back().time == k.time)
+                unique.back() = k; // the later in file order wins
+            else
+                unique.push_back(k);
+        }
+        f.keys = std::move(unique);
+        if (!f.keys.empty()) kept.push_back(std::move(f));
+    }
+    faces = std::move(kept);
 }
 
 } // namespace gamefmt::rbx

@@ -35,6 +35,18 @@ struct Marker {
     std::string name, value;
 };
 
+// A FACS control's animation (docs/formats/roblox-avatar.md §5): NumberPoses named after a FaceControls property in a
+// Folder "FaceControls" (KeyframeSequence), or the FloatCurves of the CurveAnimation's FaceControls folder; values
+// clamped to 0..1, sorted by time, linear between keys.
+struct FaceKey {
+    double time = 0;
+    float value = 0;
+};
+struct FaceTrack {
+    std::string control; // the FaceControls property name ("JawDrop")
+    std::vector<FaceKey> keys;
+};
+
 struct Sequence {
     std::uint32_t instance = kNoInstance;
     std::string name;
@@ -43,9 +55,10 @@ struct Sequence {
     double authoredHipHeight = 2;
     double length = 0; // the largest usable Keyframe.Time
     std::size_t keyframes = 0;
-    std::vector<Track> tracks;   // tracks with at least one key, in the order first met
-    std::vector<Marker> markers; // KeyframeMarkers, by time
-    bool rootMotion = false;     // a top-level Pose with Weight ≠ 0 (kept in metadata, not applied)
+    std::vector<Track> tracks;    // tracks with at least one key, in the order first met
+    std::vector<Marker> markers;  // KeyframeMarkers, by time
+    bool rootMotion = false;      // a top-level Pose with Weight ≠ 0 (kept in metadata, not applied)
+    std::vector<FaceTrack> faces; // FACS controls, in the order first met
 };
 
 // Limits of a sequence read from a file (hostile input).
@@ -64,5 +77,9 @@ std::vector<std::int64_t> BindTracks(const Document &doc, const RigSet &rigs, co
 
 // §5.2: the joint's Transform at time t from its keys (held before the first and after the last).
 Rigid EvaluateTrack(const Track &track, double t);
+// A face control's value at time t (linear between keys, held before the first and after the last; 0 without keys).
+double EvaluateFaceTrack(const FaceTrack &track, double t);
+// Sorts each face track's keys by time (stable: of two keys at one time the later wins) and drops empty tracks.
+void FinishFaceTracks(std::vector<FaceTrack> &faces);
 
 } // namespace gamefmt::rbx
