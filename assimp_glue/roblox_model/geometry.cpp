@@ -653,16 +653,8 @@ void GeometryBuilder::addMeshInstance(std::uint32_t index, const rbx::PartGeomet
                                       const RbxMeshTemplate &t) {
     aiVector3D scale(1, 1, 1), shift;
     if (g.asset == rbx::MeshAsset::MeshPart) {
-        const aiVector3D extent = t.max - t.min;
-        const aiVector3D centre = (t.max + t.min) * 0.5f;
-        const bool initialKnown =
-            g.initialSize.x > 0 && g.initialSize.y > 0 && g.initialSize.z > 0 && Finite(g.initialSize);
-        const aiVector3D initial =
-            initialKnown ? aiVector3D(g.initialSize.x, g.initialSize.y, g.initialSize.z) : extent;
-        const auto ratio = [](float size, float base) { return base > 0 ? size / base : 1.0f; };
-        scale = aiVector3D(ratio(g.size.x, initial.x), ratio(g.size.y, initial.y), ratio(g.size.z, initial.z));
-        const aiVector3D c = centre.Length() > 1e-3f ? centre : aiVector3D();
-        shift = aiVector3D(-c.x * scale.x, -c.y * scale.y, -c.z * scale.z);
+        MeshPartPlacement(t, aiVector3D(g.size.x, g.size.y, g.size.z),
+                          aiVector3D(g.initialSize.x, g.initialSize.y, g.initialSize.z), scale, shift);
     } else {
         scale = aiVector3D(g.meshScale.x, g.meshScale.y, g.meshScale.z);
         shift = aiVector3D(g.offset.x, g.offset.y, g.offset.z);

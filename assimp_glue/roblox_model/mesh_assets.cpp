@@ -90,6 +90,20 @@ std::unique_ptr<RbxMeshTemplate> LoadRbxMeshTemplate(const std::uint8_t *data, s
     return t;
 }
 
+void MeshPartPlacement(const RbxMeshTemplate &t, const aiVector3D &size, const aiVector3D &initialSize,
+                       aiVector3D &scale, aiVector3D &shift) {
+    const aiVector3D extent = t.max - t.min;
+    const aiVector3D centre = (t.max + t.min) * 0.5f;
+    const bool initialKnown = initialSize.x > 0 && initialSize.y > 0 && initialSize.z > 0 &&
+                              std::isfinite(initialSize.x) && std::isfinite(initialSize.y) &&
+                              std::isfinite(initialSize.z);
+    const aiVector3D initial = initialKnown ? initialSize : extent;
+    const auto ratio = [](float s, float base) { return base > 0 ? s / base : 1.0f; };
+    scale = aiVector3D(ratio(size.x, initial.x), ratio(size.y, initial.y), ratio(size.z, initial.z));
+    const aiVector3D c = centre.Length() > 1e-3f ? centre : aiVector3D();
+    shift = aiVector3D(-c.x * scale.x, -c.y * scale.y, -c.z * scale.z);
+}
+
 std::unique_ptr<aiMesh> PlaceRbxMesh(const RbxMeshTemplate &t, const aiVector3D &scale, const aiVector3D &shift,
                                      unsigned material, const std::string &name) {
     aiMesh *raw = nullptr;

@@ -36,6 +36,12 @@ struct RbxMeshTemplate {
 // shows the neutral face.
 std::unique_ptr<RbxMeshTemplate> LoadRbxMeshTemplate(const std::uint8_t *data, std::size_t size, bool bakeFacs = false);
 
+// docs/formats/roblox-model.md §5.3: the map a MeshPart of `size` puts its mesh through (v∘scale + shift): centred
+// when its bounds are off the origin, scaled by size / InitialSize (`initialSize` not positive or not finite: the
+// mesh's own extent).
+void MeshPartPlacement(const RbxMeshTemplate &t, const aiVector3D &size, const aiVector3D &initialSize,
+                       aiVector3D &scale, aiVector3D &shift);
+
 // A copy of the template's mesh with every vertex v mapped to v∘scale + shift (morph targets too; normals and
 // tangents by the inverse transpose, renormalised; bone offset matrices by offset·T⁻¹ so the bind pose is unchanged
 // when the skeleton is placed by T), material `material`, name `name`.

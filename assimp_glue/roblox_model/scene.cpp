@@ -3,6 +3,7 @@
 #include "assimp_glue/roblox_model/scene.hpp"
 
 #include "assimp_glue/common/scene_util.hpp"
+#include "assimp_glue/roblox_model/layered_clothing.hpp"
 #include "common/base64.hpp"
 #include "common/compression.hpp"
 #include "common/error.hpp"
@@ -315,6 +316,7 @@ void BuildRobloxModelScene(const Document &doc, aiScene *scene, const RobloxScen
     const bool place = IsPlace(doc);
     AddRobloxGeometry(doc, nodes, order, place, options.geometry, scene, &names);
     AddRobloxRigs(doc, nodes, options.rig, scene, names);
+    FitLayeredClothing(doc, nodes, options.geometry, scene);
     if (sun) AppendLight(scene, std::move(sun));
     // Assimp accepts a scene without meshes only when it says so.
     if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;

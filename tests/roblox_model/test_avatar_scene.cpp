@@ -329,4 +329,108 @@ TEST(RbxAvatarScene, FaceControlsAndTheirAnimationsDriveTheHeadsMorphTargets) {
     }
 }
 
+aiMatrix4x4 GlobalOf(const aiNode *node) {
+    aiMatrix4x4 m;
+    for (; node != nullptr; node = node->mParent) m = node->mTransformation * m;
+    return m;
+}
+
+// The handle node of a garment (the rider whose instance parent is the accessory `name`).
+const aiNode *Garment(const aiNode *node, const std::string &name) {
+    aiString value;
+    if (node->mMetaData != nullptr && node->mMetaData->Get("rbx.rigParent", value) && name == value.C_Str())
+        return node;
+    for (unsigned i = 0; i < node->mNumChildren; ++i)
+        if (const aiNode *found = Garment(node->mChildren[i], name)) return found;
+    return nullptr;
+}
+
+// A skinned garment's vertices in world space at rest (Σ boneGlobal · offset · v) and, per vertex, its bone's name.
+struct Worn {
+    std::vector<aiVector3D> at;
+    std::vector<std::string> bone;
+};
+Worn WornAtRest(const aiScene &s, const aiNode &handle) {
+    Worn w;
+    const aiMesh *mesh = s.mMeshes[handle.mMeshes[0]];
+    w.at.assign(mesh->mNumVertices, aiVector3D());
+    w.bone.assign(mesh->mNumVertices, "");
+    for (unsigned b = 0; b < mesh->mNumBones; ++b) {
+        const aiBone *bone = mesh->mBones[b];
+        const aiNode *node = FindNode(s.mRootNode, bone->mName.C_Str());
+        EXPECT_NE(node, nullptr) << bone->mName.C_Str();
+        if (node == nullptr) continue;
+        const aiMatrix4x4 m = GlobalOf(node) * bone->mOffsetMatrix;
+        for (unsigned k = 0; k < bone->mNumWeights; ++k) {
+            const aiVertexWeight &vw = bone->mWeights[k];
+            w.at[vw.mVertexId] += (m * mesh->mVertices[vw.mVertexId]) * vw.mWeight;
+            w.bone[vw.mVertexId] = bone->mName.C_Str();
+        }
+    }
+    return w;
+}
+
+// §3, §7.4–§7.5 in the scene: the jacket (authored for a body 0.9 × as wide, arms at ±1.35) is fitted onto this
+// avatar: its sleeves move onto the arms at ±1.5, its body wraps the 2-stud torso; each vertex rides on the body part
+// its cage says; the vest (Order 2, first in the file) lies over the fitted jacket; the scarf, whose outer cage is not
+// in the asset folder, keeps its authored shape with a warning naming it.
+TEST(RbxAvatarScene, LayeredClothingIsFittedStackedAndSkinnedToTheBody) {
+    const auto r = ImportAvatar("avatar-r15.rbxm");
+    ASSERT_TRUE(r) << r.error;
+    const aiScene &s = *r.scene;
+    const aiNode *jacket = Garment(s.mRootNode, "Jacket"), *vest = Garment(s.mRootNode, "Vest"),
+                 *scarf = Garment(s.mRootNode, "Scarf");
+    ASSERT_NE(jacket, nullptr);
+    ASSERT_NE(vest, nullptr);
+    ASSERT_NE(scarf, nullptr);
+    const auto layered = [](const aiNode *n) {
+        aiString v;
+        return n->mMetaData != nullptr && n->mMetaData->Get("rbx.layered", v) ? std::string(v.C_Str()) : std::string();
+    };
+    EXPECT_EQ(layered(jacket), "fitted");
+    EXPECT_EQ(layered(vest), "fitted");
+    EXPECT_EQ(layered(scarf), "cage missing");
+    bool warned = false;
+    for (const std::string &line : r.log)
+        warned = warned || (line.find("'Scarf'") != std::string::npos && line.find("cage") != std::string::npos);
+    EXPECT_TRUE(warned);
+
+    const Worn j = WornAtRest(s, *jacket);
+    ASSERT_EQ(j.at.size(), 6u * 96u);
+    // The jacket's vertices come part by part (96 each): UpperTorso, LowerTorso, LeftUpperArm, LeftLowerArm,
+    // RightUpperArm, RightLowerArm (rbx_avatar_fixtures.hpp). Each sleeve is centred on this avatar's arm (x = ±1.5),
+    // not the reference body's (±1.35), and mostly rides on its own arm part.
+    const struct {
+        std::size_t block;
+        const char *part;
+        float x;
+    } sleeves[] = {
+        {2, "LeftUpperArm", -1.5f}, {3, "LeftLowerArm", -1.5f}, {4, "RightUpperArm", 1.5f}, {5, "RightLowerArm", 1.5f}};
+    for (const auto &sleeve : sleeves) {
+        float sum = 0;
+        std::size_t own = 0;
+        for (std::size_t v = sleeve.block * 96; v < (sleeve.block + 1) * 96; ++v) {
+            sum += j.at[v].x;
+            if (j.bone[v] == sleeve.part) ++own;
+        }
+        EXPECT_NEAR(sum / 96, sleeve.x, 0.02f) << sleeve.part;
+        EXPECT_GT(own, 48u) << sleeve.part;
+    }
+    for (std::size_t v = 0; v < j.at.size(); ++v) EXPECT_FALSE(j.bone[v].empty()) << v;
+    // The jacket's body wraps the torso: on the torso's height band away from the arms, outside the 2 × 1 box.
+    float jacketFront = 0;
+    for (std::size_t v = 0; v < j.at.size(); ++v)
+        if (std::fabs(j.at[v].x) < 0.5f && j.at[v].y > 3.2f && j.at[v].y < 4.4f)
+            jacketFront = std::fmax(jacketFront, -j.at[v].z);
+    EXPECT_GT(jacketFront, 0.55f);
+    EXPECT_LT(jacketFront, 0.75f);
+    // The vest lies over it.
+    const Worn w = WornAtRest(s, *vest);
+    float vestFront = 0;
+    for (std::size_t v = 0; v < w.at.size(); ++v)
+        if (std::fabs(w.at[v].x) < 0.5f && w.at[v].y > 3.2f && w.at[v].y < 4.4f)
+            vestFront = std::fmax(vestFront, -w.at[v].z);
+    EXPECT_GT(vestFront, jacketFront + 0.05f);
+}
+
 } // namespace
