@@ -77,7 +77,8 @@ bool SpansSpace(const std::vector<Vec3d> &points, const std::vector<std::uint32_
         for (int r = 0; r < 3; ++r)
             for (int k = 0; k < 3; ++k) c[r][k] += d[static_cast<std::size_t>(r)] * d[static_cast<std::size_t>(k)];
     }
-    const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+    const double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) -
+                       c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
                        c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
     const double trace = c[0][0] + c[1][1] + c[2][2];
     return trace > 0 && det > 1e-6 * trace * trace * trace;
@@ -105,7 +106,9 @@ CageDeformer::CageDeformer(const std::vector<Vec3d> &from, const std::vector<Vec
         if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z) || !std::isfinite(to[i].x) ||
             !std::isfinite(to[i].y) || !std::isfinite(to[i].z))
             continue;
-        const auto q = [](double v) { return static_cast<std::int64_t>(std::llround(std::clamp(v / kDuplicate, -9e17, 9e17))); };
+        const auto q = [](double v) {
+            return static_cast<std::int64_t>(std::llround(std::clamp(v / kDuplicate, -9e17, 9e17)));
+        };
         if (!seen.emplace(std::array<std::int64_t, 3>{q(p.x), q(p.y), q(p.z)}, true).second) continue;
         mSamples.push_back(p);
         mOffsets.push_back(to[i] - p);
@@ -120,7 +123,8 @@ CageDeformer::CageDeformer(const std::vector<Vec3d> &from, const std::vector<Vec
     for (std::size_t i = 0; i < n; i += stride) mCentres.push_back(static_cast<std::uint32_t>(i));
     mPatches.resize(mCentres.size());
     // Each sample in the patch of its nearest centre (the same rule apply() uses, so it is interpolated exactly).
-    for (std::size_t i = 0; i < n; ++i) mPatches[nearestCentre(mSamples[i])].samples.push_back(static_cast<std::uint32_t>(i));
+    for (std::size_t i = 0; i < n; ++i)
+        mPatches[nearestCentre(mSamples[i])].samples.push_back(static_cast<std::uint32_t>(i));
     std::vector<std::uint32_t> important;
     const std::size_t count = std::min(n, options.important);
     for (std::size_t i = 0; i < count; ++i) important.push_back(static_cast<std::uint32_t>(i * n / count));
@@ -213,7 +217,8 @@ LayerFit FitLayer(const Cage &target, const Cage &inner, const Cage &outer, cons
         matchedInner.push_back(i);
     }
     fit.identical = true;
-    for (std::size_t k = 0; k < from.size(); ++k) fit.identical = fit.identical && Distance(from[k], to[k]) <= kCoincide;
+    for (std::size_t k = 0; k < from.size(); ++k)
+        fit.identical = fit.identical && Distance(from[k], to[k]) <= kCoincide;
     const CageDeformer meshField(from, to, meshOptions);
     fit.mesh.reserve(mesh.size());
     for (const Vec3d &v : mesh) fit.mesh.push_back(fit.identical ? v : meshField.apply(v));

@@ -39,9 +39,9 @@ struct FitOptions {
 //     that map, exactly — unless the bound below clamps it;
 //   * no point moves farther than the farthest-moving sample of its patch (the displacement is clamped to that: the
 //     documented bound).
-// Duplicate samples (the same position to 1e-9) keep the first. Solved in double precision. Costs are capped for hostile
-// cages: at most 65,536 samples, a centre at least every 32nd, at most 128 of a centre's own samples in its patch
-// (beyond that the exactness above holds for the 128 nearest).
+// Duplicate samples (the same position to 1e-9) keep the first. Solved in double precision. Costs are capped for
+// hostile cages: at most 65,536 samples, a centre at least every 32nd, at most 128 of a centre's own samples in its
+// patch (beyond that the exactness above holds for the 128 nearest).
 class CageDeformer {
 public:
     CageDeformer(const std::vector<Vec3d> &from, const std::vector<Vec3d> &to, const FitOptions &options = {});
@@ -55,10 +55,10 @@ private:
         std::vector<std::uint32_t> samples;
         std::vector<Vec3d> weights; // one per sample
         Vec3d constant;
-        bool affine = false;   // the linear term is used (the samples span 3D)
-        Vec3d linear[3];       // d(v) gains linear[0]·(v − origin).x + …
-        Vec3d origin;          // the patch centre
-        double bound = 0; // the largest |q − p| among its samples
+        bool affine = false; // the linear term is used (the samples span 3D)
+        Vec3d linear[3];     // d(v) gains linear[0]·(v − origin).x + …
+        Vec3d origin;        // the patch centre
+        double bound = 0;    // the largest |q − p| among its samples
     };
     std::size_t nearestCentre(const Vec3d &v) const;
 

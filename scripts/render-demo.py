@@ -2,6 +2,8 @@
 # one), lights it with a sun and a sky, and renders with Cycles on the CPU.
 # With FRAME, the scene is posed at that frame of its animation first (Blender's 24 frames per second), and the
 # default camera looks from the side (-X) rather than from the front.
+# GAMEFMT_RENDER_TURN=DEGREES turns the default camera about the vertical axis through the scene's centre (180: the
+# other side; a Roblox character faces glTF -Z, Blender +Y, so 200 shows it from the front, a little from its left).
 # With GAMEFMT_RENDER_WIRE=1 in the environment, every triangle edge is drawn dark over the shading (to show what a
 # mesher or a simplifier made).
 #   blender -b --python scripts/render-demo.py -- IN.glb OUT.png [WIDTH HEIGHT SAMPLES [FRAME]]
@@ -38,13 +40,16 @@ else:
     data = bpy.data.cameras.new("View")
     cam = bpy.data.objects.new("View", data)
     scene.collection.objects.link(cam)
+    turn = math.radians(float(os.environ.get("GAMEFMT_RENDER_TURN", "0")))
     side = frame is not None
-    # Side views are of standing figures: fit the height (the vertical angle), not the width.
-    half = math.atan(math.tan(data.angle / 2) * height / width) if side else data.angle / 2
+    standing = side or turn != 0
+    # Views of standing figures fit the height (the vertical angle), not the width.
+    half = math.atan(math.tan(data.angle / 2) * height / width) if standing else data.angle / 2
     distance = radius / math.tan(half) * 1.1
-    look = Vector((-1, 0, 0) if side else (0, -1, 0)) * math.cos(math.radians(25))
+    heading = (-math.pi / 2 if side else 0) + turn  # 0: the camera on -Y looking at +Y
+    look = Vector((math.sin(heading), -math.cos(heading), 0)) * math.cos(math.radians(25))
     cam.location = centre + (look + Vector((0, 0, math.sin(math.radians(25))))) * distance
-    cam.rotation_euler = (math.radians(65), 0, math.radians(-90) if side else 0)
+    cam.rotation_euler = (math.radians(65), 0, heading)
     data.clip_end = distance * 4
     scene.camera = cam
 

@@ -40,7 +40,17 @@ class LayeredFitter {
 public:
     LayeredFitter(const rbx::Document &doc, const std::vector<aiNode *> &nodes, const RbxGeometryOptions &options,
                   aiScene *scene)
-        : mDoc(doc), mNodes(nodes), mOptions(options), mScene(scene), mLooks(doc) {}
+        : mDoc(doc), mNodes(nodes), mOptions(options), mScene(scene), mLooks(doc), mUses(scene->mNumMeshes, 0) {
+        std::vector<const aiNode *> stack{scene->mRootNode};
+        while (!stack.empty()) {
+            const aiNode *n = stack.back();
+            stack.pop_back();
+            if (n == nullptr) continue;
+            for (unsigned k = 0; k < n->mNumMeshes; ++k)
+                if (n->mMeshes[k] < mUses.size()) ++mUses[n->mMeshes[k]];
+            for (unsigned c = 0; c < n->mNumChildren; ++c) stack.push_back(n->mChildren[c]);
+        }
+    }
 
     void character(const rbx::Character &ch);
     void finish(); // the fitted meshes join the scene
@@ -63,6 +73,7 @@ private:
     rbx::Appearance mLooks;
     std::map<std::string, std::unique_ptr<RbxMeshTemplate>> mTemplates;
     std::vector<std::unique_ptr<aiMesh>> mAdded;
+    std::vector<unsigned> mUses; // nodes showing each of the scene's meshes
     std::set<std::string> mNoBody, mNoCage, mNoMesh;
     std::size_t mFitted = 0, mUnmatched = 0;
 };
@@ -156,7 +167,8 @@ void LayeredFitter::layer(const rbx::WrapInfo &w, meshing::Cage &surface, const 
     }
     const aiMatrix4x4 world = Global(node);
     meshing::Cage inner, outer;
-    if (!cage(w.reference, w.referenceOrigin, w.part, world, inner) || !cage(w.cage, w.cageOrigin, w.part, world, outer)) {
+    if (!cage(w.reference, w.referenceOrigin, w.part, world, inner) ||
+        !cage(w.cage, w.cageOrigin, w.part, world, outer)) {
         mNoCage.insert(accessoryName(w));
         mark(w.part, "cage missing");
         return;
@@ -184,8 +196,9 @@ void LayeredFitter::layer(const rbx::WrapInfo &w, meshing::Cage &surface, const 
         std::map<std::uint32_t, std::vector<aiVertexWeight>> byPart;
         for (unsigned v = 0; v < fitted->mNumVertices; ++v) {
             const std::int64_t from = fit.skinFrom[v];
-            const std::uint32_t part =
-                from >= 0 && static_cast<std::size_t>(from) < owner.size() ? owner[static_cast<std::size_t>(from)] : owner.front();
+            const std::uint32_t part = from >= 0 && static_cast<std::size_t>(from) < owner.size()
+                                           ? owner[static_cast<std::size_t>(from)]
+                                           : owner.front();
             byPart[part].push_back(aiVertexWeight(v, 1.0f));
         }
         std::vector<aiBone *> bones;
@@ -204,8 +217,16 @@ void LayeredFitter::layer(const rbx::WrapInfo &w, meshing::Cage &surface, const 
         fitted->mNumBones = static_cast<unsigned>(bones.size());
         fitted->mBones = CopyToNewArray(bones);
     }
-    node->mMeshes[0] = mScene->mNumMeshes + static_cast<unsigned>(mAdded.size());
-    mAdded.push_back(std::move(fitted));
+    // The authored mesh is replaced where it is when no other node shows it (an unused mesh would be exported, and
+    // Assimp's PreTransformVertices leaks unused meshes' faces), else the fitted one is added.
+    if (mUses[node->mMeshes[0]] == 1) {
+        delete mScene->mMeshes[node->mMeshes[0]];
+        mScene->mMeshes[node->mMeshes[0]] = fitted.release();
+    } else {
+        --mUses[node->mMeshes[0]];
+        node->mMeshes[0] = mScene->mNumMeshes + static_cast<unsigned>(mAdded.size());
+        mAdded.push_back(std::move(fitted));
+    }
     mark(w.part, "fitted");
     ++mFitted;
 }
@@ -229,14 +250,15 @@ void LayeredFitter::warnings() const {
     };
     if (mFitted != 0) LogInfo(prefix + std::to_string(mFitted) + " layered clothing item(s) fitted onto their bodies");
     if (!mNoBody.empty())
-        LogWarn(prefix + "layered clothing kept as authored, its character has no WrapTarget cage in the asset folders: " +
+        LogWarn(prefix +
+                "layered clothing kept as authored, its character has no WrapTarget cage in the asset folders: " +
                 list(mNoBody));
     if (!mNoCage.empty())
-        LogWarn(prefix + "layered clothing kept as authored, its reference or outer cage is not in the asset folders "
-                         "(--asset-dir; `gamefmt assets --missing`): " +
+        LogWarn(prefix +
+                "layered clothing kept as authored, its reference or outer cage is not in the asset folders "
+                "(--asset-dir; `gamefmt assets --missing`): " +
                 list(mNoCage));
-    if (!mNoMesh.empty())
-        LogWarn(prefix + "layered clothing not fitted, its own mesh is not loaded: " + list(mNoMesh));
+    if (!mNoMesh.empty()) LogWarn(prefix + "layered clothing not fitted, its own mesh is not loaded: " + list(mNoMesh));
     if (mUnmatched != 0)
         LogWarn(prefix + std::to_string(mUnmatched) +
                 " inner-cage vertex(es) of layered clothing have no body cage vertex with the same UV; they do not "

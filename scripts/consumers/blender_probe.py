@@ -36,6 +36,7 @@ for o in bpy.data.objects:
     out["dimensions"][o.name] = [round(d, 5) for d in o.dimensions]
     if o.type == "MESH":
         out["vertices"] += len(o.data.vertices)
+        out.setdefault("mesh_vertices", {})[o.name] = len(o.data.vertices)
         out["vertex_groups"] += len(o.vertex_groups)
         out["weighted_vertices"] += sum(1 for v in o.data.vertices if any(g.weight > 0 for g in v.groups))
         if o.data.shape_keys:

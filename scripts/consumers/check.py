@@ -70,6 +70,7 @@ files = {
     "place": (os.path.join(root, "testdata", "demo-place.rbxl"), ["--rbx-node-properties", "--rbx-asset-dir", assets]),
     "rig": (os.path.join(root, "testdata", "demo-rig.rbxm"), []),
     "skin": (os.path.join(root, "testdata", "skinned-rig.rbxm"), ["--rbx-asset-dir", assets]),
+    "avatar": (os.path.join(root, "testdata", "avatar-r15.rbxm"), ["--rbx-asset-dir", assets]),
 }
 glbs = {}
 for name, (source, flags) in files.items():
@@ -151,6 +152,28 @@ for i in top:
     worst = max(worst, abs(bent[i][0] + (z - pivot)), abs(bent[i][2] - (pivot + x)), abs(bent[i][1] - rest[i][1]))
 check("skinned rig: top ring vertices", len(top), 4)
 check("skinned rig: the skin follows the Bones at frame 24 (within 1 mm)", worst < 1e-3, True)
+
+# The generated avatar's jacket, fitted onto its cages and skinned to its body parts, follows its Smile clip's bent left
+# elbow: at 0.5 s (frame 12) the LeftElbow joint (world (-1.5, 3.5, 0) studs) has turned 90 degrees about X, and every
+# jacket vertex below y = 2.9 studs and left of x = -1.4 (the lower sleeve's outer half: the auto-skin rule gives a
+# vertex its nearest cage vertex's part, and the fixture's 8-corner cages put the sleeve's inner side near the waist
+# on the LowerTorso) is where that rotation puts it. The jacket is the skinned mesh
+# object with 576 vertices (6 parts x 96).
+b = blender(glbs["avatar"])
+jacket = [name for name, count in b.get("mesh_vertices", {}).items() if count == 576 and name.endswith(".skin")]
+check("avatar: one skinned mesh of the jacket's 576 vertices", len(jacket), 1)
+if jacket:
+    b = blender(glbs["avatar"], "anim=Smile", f"vertices:{jacket[0]}@0", f"vertices:{jacket[0]}@12")
+    rest, bent = b["positions"][f"vertices:{jacket[0]}@0"], b["positions"][f"vertices:{jacket[0]}@12"]
+    py, pz = 3.5 * 0.28, 0.0  # the elbow in Blender's Z (Roblox Y) and -Y (Roblox Z), metres
+    lower = [i for i, v in enumerate(rest) if v[2] < 2.9 * 0.28 and v[0] < -1.4 * 0.28]
+    worst = 0.0
+    for i in lower:
+        y, z = rest[i][2] - py, -rest[i][1] - pz  # Roblox y, z relative to the elbow
+        y2, z2 = -z, y  # Rx(90): y' = -z, z' = y
+        worst = max(worst, abs(bent[i][2] - (py + y2)), abs(-bent[i][1] - (pz + z2)), abs(bent[i][0] - rest[i][0]))
+    check("avatar: lower sleeve vertices", len(lower) >= 12, True)
+    check("avatar: the fitted jacket follows the bent elbow at frame 12 (within 1 mm)", worst < 1e-3, True)
 
 # A real R15 rig and its Walk (the shared corpus, when present): the same comparison.
 ams = os.path.join(root, "..", "shared", "corpus", "rbx", "public-places", "ams-melee.rbxl")

@@ -63,7 +63,8 @@ TEST(RbxCageFit, EverySampleLandsOnItsPartner) {
         const CageDeformer field(inner.positions, target, options);
         EXPECT_EQ(field.samples(), inner.positions.size());
         double worst = 0;
-        for (std::size_t i = 0; i < target.size(); ++i) worst = std::fmax(worst, Distance(field.apply(inner.positions[i]), target[i]));
+        for (std::size_t i = 0; i < target.size(); ++i)
+            worst = std::fmax(worst, Distance(field.apply(inner.positions[i]), target[i]));
         EXPECT_LT(worst, 1e-4) << patches << " patches";
     }
 }
@@ -110,7 +111,8 @@ TEST(RbxCageFit, LayersStackOntoTheSurfaceBelow) {
     for (std::size_t i = 0; i < reference.positions.size(); ++i)
         EXPECT_LT(Distance(first.mesh[i], body.positions[i]), 1e-4) << i;
     // The jacket's surface: the body with the jacket's outer cage, fitted, in.
-    for (std::size_t i = 0; i < body.positions.size(); ++i) EXPECT_GT(Distance(first.surface.positions[i], body.positions[i]), 1e-3);
+    for (std::size_t i = 0; i < body.positions.size(); ++i)
+        EXPECT_GT(Distance(first.surface.positions[i], body.positions[i]), 1e-3);
     // Every jacket vertex is skinned from a body cage vertex.
     for (std::int64_t s : first.skinFrom) EXPECT_GE(s, 0);
 

@@ -2,9 +2,12 @@
 // generated R15 and R6 characters in classic clothing. Each body part's mesh is sampled where its own UVs point, in the
 // texture its own material embeds, and the colour found is compared with what the fixture's templates put at that
 // face (rbx_avatar_fixtures.hpp): the oracle is the template colours and the body meshes' UVs, not the compositor.
+#include "cli/run_cli.hpp"
 #include "common/png.hpp"
+#include "common/utf8_path.hpp"
 #include "fixtures/rbx_avatar_fixtures.hpp"
 #include "gamefmt/config.hpp"
+#include "importers/roblox_model/document/binary_writer.hpp"
 #include "support/import_helpers.hpp"
 
 #include <assimp/Importer.hpp>
@@ -14,6 +17,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -375,7 +379,11 @@ Worn WornAtRest(const aiScene &s, const aiNode &handle) {
 // its cage says; the vest (Order 2, first in the file) lies over the fitted jacket; the scarf, whose outer cage is not
 // in the asset folder, keeps its authored shape with a warning naming it.
 TEST(RbxAvatarScene, LayeredClothingIsFittedStackedAndSkinnedToTheBody) {
-    const auto r = ImportAvatar("avatar-r15.rbxm");
+    const std::filesystem::path dir = gamefmt::test::ScratchDir("rbx-avatar-scarf");
+    gamefmt::test::WriteBytes(dir / "scarf.rbxm", gamefmt::rbx::WriteBinary(fx::AvatarR15WithMissingCage()));
+    const auto r = gamefmt::test::ImportFile(dir / "scarf.rbxm", 0, [](Assimp::Importer &i) {
+        i.SetPropertyString(GAMEFMT_RBX_ASSET_DIR, (gamefmt::test::TestDataDir() / "rbx-assets").string());
+    });
     ASSERT_TRUE(r) << r.error;
     const aiScene &s = *r.scene;
     const aiNode *jacket = Garment(s.mRootNode, "Jacket"), *vest = Garment(s.mRootNode, "Vest"),
@@ -431,6 +439,31 @@ TEST(RbxAvatarScene, LayeredClothingIsFittedStackedAndSkinnedToTheBody) {
         if (std::fabs(w.at[v].x) < 0.5f && w.at[v].y > 3.2f && w.at[v].y < 4.4f)
             vestFront = std::fmax(vestFront, -w.at[v].z);
     EXPECT_GT(vestFront, jacketFront + 0.05f);
+}
+
+// §6 of the issue: `gamefmt assets` lists what an avatar needs — body meshes and the dynamic head, the clothing
+// templates, the cages — so that a fetch gets it all; the scarf's missing cage is the one id --missing prints.
+TEST(RbxAvatarScene, AssetsListsEverythingAnAvatarNeeds) {
+    const std::string file = gamefmt::PathToUtf8(gamefmt::test::TestDataDir() / "avatar-r15.rbxm");
+    const std::string folder = gamefmt::PathToUtf8(gamefmt::test::TestDataDir() / "rbx-assets");
+    const std::filesystem::path dir = gamefmt::test::ScratchDir("rbx-avatar-assets");
+    gamefmt::test::WriteBytes(dir / "scarf.rbxm", gamefmt::rbx::WriteBinary(fx::AvatarR15WithMissingCage()));
+    const std::string withScarf = gamefmt::PathToUtf8(dir / "scarf.rbxm");
+    const gamefmt::test::CliResult listed = gamefmt::test::Cli({"assets", "--asset-dir", folder, withScarf});
+    ASSERT_EQ(listed.code, 0) << listed.err;
+    for (const char *line :
+         {"rbxassetid://4001  clothing  found", "rbxassetid://4002  clothing  found",
+          "rbxassetid://4003  clothing  found", "rbxassetid://4116  mesh  found", "rbxassetid://4201  cage  found",
+          "rbxassetid://4302  cage  found", "rbxassetid://4999  cage  missing"})
+        EXPECT_NE(listed.out.find(line), std::string::npos) << line << "\n" << listed.out;
+    const gamefmt::test::CliResult missing =
+        gamefmt::test::Cli({"assets", "--missing", "--asset-dir", folder, withScarf});
+    ASSERT_EQ(missing.code, 0) << missing.err;
+    EXPECT_EQ(missing.out, "4999\n");
+    // The avatar of testdata needs nothing it does not have.
+    const gamefmt::test::CliResult complete = gamefmt::test::Cli({"assets", "--missing", "--asset-dir", folder, file});
+    ASSERT_EQ(complete.code, 0) << complete.err;
+    EXPECT_EQ(complete.out, "");
 }
 
 } // namespace

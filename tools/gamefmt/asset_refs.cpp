@@ -25,6 +25,8 @@ std::string KindOf(std::string_view cls, std::string_view prop) {
         return false;
     };
     if (is({"MeshId", "MeshID", "MeshContent"})) return "mesh";
+    // Layered clothing's cages (WrapLayer, WrapTarget) are Roblox meshes; HSR data is kept, not read.
+    if (is({"CageMeshId", "CageMeshContent", "ReferenceMeshId", "ReferenceMeshContent"})) return "cage";
     if (cls == "UnionOperation" || cls == "IntersectOperation" || cls == "NegateOperation" || cls == "PartOperation")
         return "union";
     if (is({"ColorMap", "NormalMap", "MetalnessMap", "RoughnessMap", "ColorMapContent", "NormalMapContent",

@@ -46,7 +46,8 @@ void Resolve(std::vector<Asset> &assets, const std::vector<std::string> &folders
         }
         const bool image = a.kind == "texture" || a.kind == "surface map" || a.kind == "decal" || a.kind == "image" ||
                            a.kind == "sky" || a.kind == "clothing";
-        if (a.kind == "mesh" || a.kind == "animation" || a.kind == "union" || a.kind == "texture pack" || image) {
+        if (a.kind == "mesh" || a.kind == "cage" || a.kind == "animation" || a.kind == "union" ||
+            a.kind == "texture pack" || image) {
             const glue::RbxAssetKind kind = image                      ? glue::RbxAssetKind::Image
                                             : a.kind == "animation"    ? glue::RbxAssetKind::Animation
                                             : a.kind == "union"        ? glue::RbxAssetKind::Union
