@@ -3,6 +3,16 @@
 // here: points on an ellipsoid (the inner cage) and the same points moved by a known smooth map (the target).
 #include "meshing/cage_fit.hpp"
 
+#include "fixtures/rbx_avatar_fixtures.hpp"
+#include "importers/roblox_mesh/mesh_reader.hpp"
+#include "importers/roblox_model/document/properties.hpp"
+#include "support/import_helpers.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -157,6 +167,113 @@ TEST(RbxCageFit, HostileCagesStayFiniteAndCheap) {
     }
     const CageDeformer crowded(many, shifted);
     EXPECT_LT(Distance(crowded.apply({0, 0, 0}), {0, 1, 0}), 1e-6);
+}
+
+// The generated avatar's own files (testdata/rbx-assets, rbx_avatar_fixtures.hpp), placed the way the reference's §3.3
+// says — a body cage at its part's position, a garment's mesh and cages at its handle's position, centred on the mesh's
+// bounds (docs/formats/roblox-model.md §5.3; size = InitialSize) — without gamefmt's scene code.
+struct AvatarFiles {
+    const gamefmt::rbx::Document doc = gamefmt::fixtures::AvatarR15Document();
+
+    static gamefmt::rbxmesh::RobloxMesh Mesh(const std::string &uri) {
+        const std::string id = uri.substr(uri.find("//") + 2);
+        const std::vector<std::uint8_t> bytes =
+            gamefmt::test::ReadBytes(gamefmt::test::TestDataDir() / "rbx-assets" / (id + ".mesh"));
+        return gamefmt::rbxmesh::ReadRobloxMesh(bytes.data(), bytes.size());
+    }
+    std::string text(std::uint32_t i, const char *name) const {
+        const auto *p = gamefmt::rbx::PropertyOf(doc, i, name);
+        const auto *s = p != nullptr ? std::get_if<std::string>(&p->value.data) : nullptr;
+        return s != nullptr ? *s : std::string();
+    }
+    Vec3d position(std::uint32_t part) const {
+        const gamefmt::rbx::Vector3 p = gamefmt::rbx::CFrameOf(doc, part, "CFrame")->position;
+        return {p.x, p.y, p.z};
+    }
+    static void Append(const gamefmt::rbxmesh::RobloxMesh &m, const Vec3d &at, Cage &out) {
+        for (const auto &v : m.vertices) {
+            out.positions.push_back(at + Vec3d{v.px, v.py, v.pz});
+            out.uvs.push_back({v.u, v.v});
+        }
+    }
+    // The body cage: every WrapTarget's cage at its part.
+    Cage body() const {
+        Cage body;
+        for (std::uint32_t i = 0; i < doc.instances.size(); ++i)
+            if (doc.className(doc.instances[i]) == "WrapTarget")
+                Append(Mesh(text(i, "CageMeshId")), position(doc.instances[i].parent), body);
+        return body;
+    }
+    // A garment (the Accessory `name`): its mesh, inner and outer cage, at its handle, centred on the mesh's bounds.
+    void garment(const std::string &name, std::vector<Vec3d> &mesh, Cage &inner, Cage &outer) const {
+        for (std::uint32_t i = 0; i < doc.instances.size(); ++i) {
+            if (doc.className(doc.instances[i]) != "WrapLayer") continue;
+            const std::uint32_t handle = doc.instances[i].parent;
+            if (doc.instances[doc.instances[handle].parent].name != name) continue;
+            const gamefmt::rbxmesh::RobloxMesh m = Mesh(text(handle, "MeshId"));
+            Vec3d lo{1e9, 1e9, 1e9}, hi{-1e9, -1e9, -1e9};
+            for (const auto &v : m.vertices) {
+                lo = {std::min<double>(lo.x, v.px), std::min<double>(lo.y, v.py), std::min<double>(lo.z, v.pz)};
+                hi = {std::max<double>(hi.x, v.px), std::max<double>(hi.y, v.py), std::max<double>(hi.z, v.pz)};
+            }
+            const Vec3d centre = (lo + hi) * 0.5, at = position(handle) - centre;
+            for (const auto &v : m.vertices) mesh.push_back(at + Vec3d{v.px, v.py, v.pz});
+            Append(Mesh(text(i, "ReferenceMeshId")), at, inner);
+            Append(Mesh(text(i, "CageMeshId")), at, outer);
+        }
+    }
+};
+
+// Issue #40's check on its own generated jacket: every inner-cage vertex lands on its body-cage partner (1e-4); no
+// jacket vertex moves farther than the farthest-moving cage vertex (the bound); the vest stacks onto the jacket's
+// surface and leaves what it does not cover (the sleeves' cage) exactly as the jacket left it, and what neither covers
+// (the legs, the head) exactly the body's.
+TEST(RbxCageFit, TheGeneratedJacketAndVestFitTheGeneratedBody) {
+    const AvatarFiles files;
+    const Cage body = files.body();
+    ASSERT_EQ(body.positions.size(), 15u * 8u);
+    std::vector<Vec3d> jacket, vest;
+    Cage jacketInner, jacketOuter, vestInner, vestOuter;
+    files.garment("Jacket", jacket, jacketInner, jacketOuter);
+    files.garment("Vest", vest, vestInner, vestOuter);
+    ASSERT_EQ(jacketInner.positions.size(), 6u * 8u);
+    ASSERT_EQ(vestInner.positions.size(), 2u * 8u);
+
+    // The fit of the inner cage's own points: each on its partner.
+    const gamefmt::meshing::LayerFit onto = FitLayer(body, jacketInner, jacketOuter, jacketInner.positions);
+    EXPECT_EQ(onto.unmatched, 0u);
+    double largest = 0;
+    for (std::size_t i = 0; i < jacketInner.positions.size(); ++i) {
+        ASSERT_GE(onto.pairs[i], 0);
+        const Vec3d &target = body.positions[static_cast<std::size_t>(onto.pairs[i])];
+        EXPECT_LT(Distance(onto.mesh[i], target), 1e-4) << i;
+        largest = std::max(largest, Distance(jacketInner.positions[i], target));
+    }
+    // The jacket itself: within the bound, and its surface carries the jacket's outer cage where it covers the body.
+    const gamefmt::meshing::LayerFit first = FitLayer(body, jacketInner, jacketOuter, jacket);
+    for (std::size_t v = 0; v < jacket.size(); ++v) EXPECT_LE(Distance(first.mesh[v], jacket[v]), largest + 1e-12) << v;
+    const std::vector<std::int64_t> covered = gamefmt::meshing::MatchByUv(body, jacketInner);
+    const std::vector<std::int64_t> vestCovered = gamefmt::meshing::MatchByUv(body, vestInner);
+    std::size_t changed = 0;
+    for (std::size_t b = 0; b < body.positions.size(); ++b) {
+        if (covered[b] < 0) {
+            EXPECT_EQ(first.surface.positions[b], body.positions[b]) << b; // legs, hands, head: exactly the body's
+        } else {
+            ++changed;
+            EXPECT_GT(Distance(first.surface.positions[b], body.positions[b]), 0.05) << b;
+        }
+    }
+    EXPECT_EQ(changed, 48u);
+    // The vest on the jacket's surface: its inner cage lands there; it leaves the sleeves exactly as they were.
+    const gamefmt::meshing::LayerFit second = FitLayer(first.surface, vestInner, vestOuter, vestInner.positions);
+    for (std::size_t i = 0; i < vestInner.positions.size(); ++i)
+        EXPECT_LT(Distance(second.mesh[i], first.surface.positions[static_cast<std::size_t>(second.pairs[i])]), 1e-4)
+            << i;
+    for (std::size_t b = 0; b < body.positions.size(); ++b) {
+        if (vestCovered[b] < 0) {
+            EXPECT_EQ(second.surface.positions[b], first.surface.positions[b]) << b;
+        }
+    }
 }
 
 } // namespace

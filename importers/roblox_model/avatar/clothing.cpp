@@ -171,9 +171,9 @@ void Draw(RgbaImage &canvas, int scale, const ClothingBlit &blit, const RgbaImag
     for (int y = std::max(0, y0); y < std::min<int>(y1, static_cast<int>(canvas.height)); ++y)
         for (int x = std::max(0, x0); x < std::min<int>(x1, static_cast<int>(canvas.width)); ++x) {
             const Point2 s = BlitBackward(blit, {(x + 0.5) / scale, (y + 0.5) / scale});
-            const long tx = std::clamp<long>(static_cast<long>(std::floor(s.x * kx)), 0, image.width - 1);
-            const long ty = std::clamp<long>(static_cast<long>(std::floor(s.y * ky)), 0, image.height - 1);
-            const std::uint8_t *src = &image.rgba[(std::size_t(ty) * image.width + std::size_t(tx)) * 4];
+            const auto tx = static_cast<std::size_t>(std::clamp(std::floor(s.x * kx), 0.0, image.width - 1.0));
+            const auto ty = static_cast<std::size_t>(std::clamp(std::floor(s.y * ky), 0.0, image.height - 1.0));
+            const std::uint8_t *src = &image.rgba[(ty * image.width + tx) * 4];
             std::uint8_t *dst = &canvas.rgba[(std::size_t(y) * canvas.width + std::size_t(x)) * 4];
             const unsigned a = src[3];
             if (a == 0) continue;
@@ -302,7 +302,7 @@ namespace {
 
 void Fill(RgbaImage &image, int scale, double x, double y, double w, double h, Color3uint8 c) {
     const auto lo = [&](double v, std::uint32_t limit) {
-        return std::min<std::uint32_t>(limit, static_cast<std::uint32_t>(std::max(0L, std::lround(v * scale))));
+        return static_cast<std::uint32_t>(std::clamp(std::round(v * scale), 0.0, static_cast<double>(limit)));
     };
     for (std::uint32_t py = lo(y, image.height); py < lo(y + h, image.height); ++py)
         for (std::uint32_t px = lo(x, image.width); px < lo(x + w, image.width); ++px) {
