@@ -86,6 +86,82 @@ bool SpansSpace(const std::vector<Vec3d> &points, const std::vector<std::uint32_
 
 } // namespace
 
+NearestPoint::NearestPoint(const std::vector<Vec3d> &points) : mPoints(points) {
+    if (mPoints.empty()) return;
+    Vec3d lo = mPoints[0], hi = mPoints[0];
+    for (const Vec3d &p : mPoints)
+        for (std::size_t a = 0; a < 3; ++a) {
+            if (!std::isfinite(p[a])) continue;
+            lo[a] = std::min(lo[a], p[a]);
+            hi[a] = std::max(hi[a], p[a]);
+        }
+    mLo = lo;
+    const Vec3d extent = hi - lo;
+    const double volume = std::max(extent.x, 1e-9) * std::max(extent.y, 1e-9) * std::max(extent.z, 1e-9);
+    const double largest = std::max({extent.x, extent.y, extent.z, 1e-9});
+    // About two points per cell, at most 64 cells along an axis (a flat or thin set still has few cells).
+    mCell = std::max(std::cbrt(2.0 * volume / static_cast<double>(mPoints.size())), largest / 64);
+    if (!(mCell > 0) || !std::isfinite(mCell)) mCell = 1;
+    for (std::size_t a = 0; a < 3; ++a)
+        mDims[a] = std::clamp<std::int64_t>(static_cast<std::int64_t>(extent[a] / mCell) + 1, 1, 64);
+    const auto cellOf = [&](const Vec3d &p) {
+        std::int64_t c[3];
+        for (std::size_t a = 0; a < 3; ++a) {
+            const double f = std::isfinite(p[a]) ? std::floor((p[a] - mLo[a]) / mCell) : 0.0;
+            c[a] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::clamp(f, -1.0, 1e6)), 0, mDims[a] - 1);
+        }
+        return static_cast<std::size_t>((c[2] * mDims[1] + c[1]) * mDims[0] + c[0]);
+    };
+    const auto cells = static_cast<std::size_t>(mDims[0] * mDims[1] * mDims[2]);
+    mStart.assign(cells + 1, 0);
+    for (const Vec3d &p : mPoints) ++mStart[cellOf(p) + 1];
+    for (std::size_t c = 0; c < cells; ++c) mStart[c + 1] += mStart[c];
+    mItems.resize(mPoints.size());
+    std::vector<std::uint32_t> fill(mStart.begin(), mStart.end() - 1);
+    for (std::size_t i = 0; i < mPoints.size(); ++i) mItems[fill[cellOf(mPoints[i])]++] = static_cast<std::uint32_t>(i);
+}
+
+std::size_t NearestPoint::find(const Vec3d &q) const {
+    if (mPoints.empty()) return 0;
+    std::int64_t c[3];
+    for (std::size_t a = 0; a < 3; ++a) {
+        const double f = std::isfinite(q[a]) ? std::floor((q[a] - mLo[a]) / mCell) : 0.0;
+        c[a] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::clamp(f, -1e6, 1e6)), 0, mDims[a] - 1);
+    }
+    std::size_t best = 0;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    const std::int64_t maxRing = std::max({mDims[0], mDims[1], mDims[2]});
+    for (std::int64_t ring = 0; ring <= maxRing; ++ring) {
+        // Every cell on the shell at Chebyshev distance `ring` from the query's cell.
+        for (std::int64_t z = c[2] - ring; z <= c[2] + ring; ++z) {
+            if (z < 0 || z >= mDims[2]) continue;
+            for (std::int64_t y = c[1] - ring; y <= c[1] + ring; ++y) {
+                if (y < 0 || y >= mDims[1]) continue;
+                const bool inner = z != c[2] - ring && z != c[2] + ring && y != c[1] - ring && y != c[1] + ring;
+                for (std::int64_t x = c[0] - ring; x <= c[0] + ring; x += (inner && ring > 0) ? 2 * ring : 1) {
+                    if (x < 0 || x >= mDims[0]) continue;
+                    const auto cell = static_cast<std::size_t>((z * mDims[1] + y) * mDims[0] + x);
+                    for (std::uint32_t k = mStart[cell]; k < mStart[cell + 1]; ++k) {
+                        const std::uint32_t i = mItems[k];
+                        const double d = Distance(mPoints[i], q);
+                        if (d < bestDistance || (d == bestDistance && i < best)) {
+                            bestDistance = d;
+                            best = i;
+                        }
+                    }
+                }
+            }
+        }
+        // Points beyond this shell are at least `ring` cells away (less the query's offset inside its cell).
+        if (bestDistance < static_cast<double>(ring) * mCell) break;
+    }
+    if (!std::isfinite(bestDistance)) { // non-finite points only: the first
+        for (std::size_t i = 0; i < mPoints.size(); ++i)
+            if (Distance(mPoints[i], q) < bestDistance) bestDistance = Distance(mPoints[i], q), best = i;
+    }
+    return best;
+}
+
 std::vector<std::int64_t> MatchByUv(const Cage &from, const Cage &to) {
     std::map<UvKey, std::int64_t> index;
     for (std::size_t i = 0; i < to.uvs.size() && i < to.positions.size(); ++i)
@@ -122,6 +198,9 @@ CageDeformer::CageDeformer(const std::vector<Vec3d> &from, const std::vector<Vec
     const std::size_t stride = std::clamp<std::size_t>(n / std::max<std::size_t>(1, options.patches), 1, kMaxStride);
     for (std::size_t i = 0; i < n; i += stride) mCentres.push_back(static_cast<std::uint32_t>(i));
     mPatches.resize(mCentres.size());
+    std::vector<Vec3d> centres;
+    for (std::uint32_t c : mCentres) centres.push_back(mSamples[c]);
+    mCentreIndex = std::make_unique<NearestPoint>(centres);
     // Each sample in the patch of its nearest centre (the same rule apply() uses, so it is interpolated exactly).
     for (std::size_t i = 0; i < n; ++i)
         mPatches[nearestCentre(mSamples[i])].samples.push_back(static_cast<std::uint32_t>(i));
@@ -173,16 +252,7 @@ CageDeformer::CageDeformer(const std::vector<Vec3d> &from, const std::vector<Vec
 }
 
 std::size_t CageDeformer::nearestCentre(const Vec3d &v) const {
-    std::size_t best = 0;
-    double bestDistance = std::numeric_limits<double>::infinity();
-    for (std::size_t c = 0; c < mCentres.size(); ++c) {
-        const double d = Distance(mSamples[mCentres[c]], v);
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = c;
-        }
-    }
-    return best;
+    return mCentreIndex != nullptr ? mCentreIndex->find(v) : 0;
 }
 
 Vec3d CageDeformer::apply(const Vec3d &v) const {
@@ -224,15 +294,9 @@ LayerFit FitLayer(const Cage &target, const Cage &inner, const Cage &outer, cons
     for (const Vec3d &v : mesh) fit.mesh.push_back(fit.identical ? v : meshField.apply(v));
     // §3.5: each clothing vertex skinned from its nearest matched inner-cage vertex's partner.
     fit.skinFrom.assign(mesh.size(), -1);
-    for (std::size_t v = 0; v < mesh.size(); ++v) {
-        double best = std::numeric_limits<double>::infinity();
-        for (std::size_t k = 0; k < matchedInner.size(); ++k) {
-            const double d = Distance(mesh[v], from[k]);
-            if (d < best) {
-                best = d;
-                fit.skinFrom[v] = fit.pairs[matchedInner[k]];
-            }
-        }
+    if (!from.empty()) {
+        const NearestPoint nearest(from);
+        for (std::size_t v = 0; v < mesh.size(); ++v) fit.skinFrom[v] = fit.pairs[matchedInner[nearest.find(mesh[v])]];
     }
     // §3.4: the outer cage, moved the same way, replaces its partners in the surface where the layer covers it.
     const CageDeformer cageField(from, to, cageOptions);

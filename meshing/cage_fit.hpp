@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace gamefmt::meshing {
@@ -29,6 +30,22 @@ struct FitOptions {
     std::size_t nearest = 32;   // the samples nearest a centre in its patch
     std::size_t important = 32; // samples spread over the whole cage, in every patch
     double epsilon = 1e-6;      // added to the system's diagonal
+};
+
+// The nearest of a fixed set of points to a query, through a uniform grid (about two points per cell): ties go to the
+// lowest index, as a scan in index order would give them.
+class NearestPoint {
+public:
+    explicit NearestPoint(const std::vector<Vec3d> &points);
+    // The index of the nearest point; 0 for an empty set.
+    std::size_t find(const Vec3d &q) const;
+
+private:
+    std::vector<Vec3d> mPoints;
+    Vec3d mLo;
+    double mCell = 1;
+    std::array<std::int64_t, 3> mDims{1, 1, 1};
+    std::vector<std::uint32_t> mStart, mItems; // cell c holds mItems[mStart[c] .. mStart[c + 1])
 };
 
 // The displacement field of sample pairs p_i → q_i (§3.3 with two changes, docs/formats/roblox-avatar.md §3.7): each
@@ -65,6 +82,7 @@ private:
     std::vector<Vec3d> mSamples, mOffsets;
     std::vector<std::uint32_t> mCentres; // sample indices
     std::vector<Patch> mPatches;         // one per centre
+    std::unique_ptr<NearestPoint> mCentreIndex;
 };
 
 // One layer fitted onto the surface below (§3.3, §3.4).

@@ -95,7 +95,7 @@ const AvatarLooks::Composite *AvatarLooks::make(const std::string &key, Clothing
     layers.overlay = overlay;
     const RgbaImage out = rbx::CompositeClothing(canvas, limb, layers, mOptions.clothingScale);
     Composite c;
-    c.png = EncodePngRgba(out.rgba.data(), out.width, out.height, rbx::kFormatName);
+    c.png = EncodePngRgba(out.rgba.data(), out.width, out.height, rbx::kFormatName, PngEffort::Fast);
     c.name = key;
     return &mComposites.emplace(key, std::move(c)).first->second;
 }
@@ -141,7 +141,7 @@ const AvatarLooks::Composite *AvatarLooks::r6Atlas(std::uint32_t part) {
     if (ch.bodyColors) colours = *ch.bodyColors;
     const RgbaImage out = rbx::CompositeR6Atlas(colours, layers, mOptions.clothingScale);
     Composite c;
-    c.png = EncodePngRgba(out.rgba.data(), out.width, out.height, rbx::kFormatName);
+    c.png = EncodePngRgba(out.rgba.data(), out.width, out.height, rbx::kFormatName, PngEffort::Fast);
     c.name = key;
     return &mComposites.emplace(key, std::move(c)).first->second;
 }

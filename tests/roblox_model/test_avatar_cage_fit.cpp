@@ -148,6 +148,31 @@ TEST(RbxCageFit, LayersStackOntoTheSurfaceBelow) {
     for (std::size_t i = 0; i < body.positions.size(); ++i) EXPECT_EQ(again.mesh[i], body.positions[i]);
 }
 
+// The grid search gives what a scan in index order gives (the lowest index among equally near points), for points
+// spread in 3D, on a plane, repeated, and for queries far outside.
+TEST(RbxCageFit, NearestPointAgreesWithAScan) {
+    std::uint64_t state = 12345;
+    const auto next = [&] {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / static_cast<double>(1ULL << 53);
+    };
+    for (int shape = 0; shape < 3; ++shape) {
+        std::vector<Vec3d> points;
+        for (int i = 0; i < 1500; ++i) {
+            const Vec3d p{next() * 4 - 2, next() * 3, shape == 1 ? 0.0 : next() - 0.5};
+            points.push_back(shape == 2 ? Vec3d{std::round(p.x), std::round(p.y), std::round(p.z)} : p);
+        }
+        const gamefmt::meshing::NearestPoint grid(points);
+        for (int q = 0; q < 400; ++q) {
+            const Vec3d query{next() * 12 - 6, next() * 9 - 3, next() * 6 - 3};
+            std::size_t want = 0;
+            for (std::size_t i = 1; i < points.size(); ++i)
+                if (Distance(points[i], query) < Distance(points[want], query)) want = i;
+            ASSERT_EQ(grid.find(query), want) << "shape " << shape << " query " << q;
+        }
+    }
+}
+
 TEST(RbxCageFit, HostileCagesStayFiniteAndCheap) {
     // Duplicates, NaN, a single sample, no samples.
     const std::vector<Vec3d> from = {{0, 0, 0}, {0, 0, 0}, {std::nan(""), 0, 0}, {1, 0, 0}};

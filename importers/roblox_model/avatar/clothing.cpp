@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string_view>
+#include <vector>
 
 namespace gamefmt::rbx {
 namespace {
@@ -168,25 +169,51 @@ void Draw(RgbaImage &canvas, int scale, const ClothingBlit &blit, const RgbaImag
     const int y0 = static_cast<int>(std::lround(blit.dy * scale)),
               y1 = static_cast<int>(std::lround((blit.dy + blit.dh) * scale));
     const bool tinted = tint.r != 255 || tint.g != 255 || tint.b != 255;
-    for (int y = std::max(0, y0); y < std::min<int>(y1, static_cast<int>(canvas.height)); ++y)
-        for (int x = std::max(0, x0); x < std::min<int>(x1, static_cast<int>(canvas.width)); ++x) {
-            const Point2 s = BlitBackward(blit, {(x + 0.5) / scale, (y + 0.5) / scale});
-            const auto tx = static_cast<std::size_t>(std::clamp(std::floor(s.x * kx), 0.0, image.width - 1.0));
-            const auto ty = static_cast<std::size_t>(std::clamp(std::floor(s.y * ky), 0.0, image.height - 1.0));
+    const int xa = std::max(0, x0), xb = std::min<int>(x1, static_cast<int>(canvas.width));
+    const int ya = std::max(0, y0), yb = std::min<int>(y1, static_cast<int>(canvas.height));
+    if (xa >= xb || ya >= yb) return;
+    // The map is affine and separable: a destination column decides one source coordinate (x unturned, y turned), a
+    // destination row the other. Texel indices once per column and per row, the same as per pixel.
+    const bool turned = blit.turn != Turn::None;
+    const auto texel = [&](double v, bool alongX) {
+        const double k = alongX ? kx : ky;
+        const double limit = (alongX ? image.width : image.height) - 1.0;
+        return static_cast<std::size_t>(std::clamp(std::floor(v * k), 0.0, limit));
+    };
+    std::vector<std::size_t> byColumn(static_cast<std::size_t>(xb - xa)), byRow(static_cast<std::size_t>(yb - ya));
+    const double rowMid = (ya + 0.5) / scale, columnMid = (xa + 0.5) / scale;
+    for (int x = xa; x < xb; ++x) {
+        const Point2 s = BlitBackward(blit, {(x + 0.5) / scale, rowMid});
+        byColumn[static_cast<std::size_t>(x - xa)] = turned ? texel(s.y, false) : texel(s.x, true);
+    }
+    for (int y = ya; y < yb; ++y) {
+        const Point2 s = BlitBackward(blit, {columnMid, (y + 0.5) / scale});
+        byRow[static_cast<std::size_t>(y - ya)] = turned ? texel(s.x, true) : texel(s.y, false);
+    }
+    for (int y = ya; y < yb; ++y) {
+        const std::size_t r = byRow[static_cast<std::size_t>(y - ya)];
+        std::uint8_t *dst = &canvas.rgba[(std::size_t(y) * canvas.width + std::size_t(xa)) * 4];
+        for (int x = xa; x < xb; ++x, dst += 4) {
+            const std::size_t c = byColumn[static_cast<std::size_t>(x - xa)];
+            const std::size_t tx = turned ? r : c, ty = turned ? c : r;
             const std::uint8_t *src = &image.rgba[(ty * image.width + tx) * 4];
-            std::uint8_t *dst = &canvas.rgba[(std::size_t(y) * canvas.width + std::size_t(x)) * 4];
             const unsigned a = src[3];
             if (a == 0) continue;
-            std::uint8_t r = src[0], g = src[1], b = src[2];
+            std::uint8_t red = src[0], green = src[1], blue = src[2];
             if (tinted) {
-                r = Tint(r, tint.r);
-                g = Tint(g, tint.g);
-                b = Tint(b, tint.b);
+                red = Tint(red, tint.r);
+                green = Tint(green, tint.g);
+                blue = Tint(blue, tint.b);
             }
-            dst[0] = Mix(r, dst[0], a);
-            dst[1] = Mix(g, dst[1], a);
-            dst[2] = Mix(b, dst[2], a);
+            if (a == 255) {
+                dst[0] = red, dst[1] = green, dst[2] = blue;
+                continue;
+            }
+            dst[0] = Mix(red, dst[0], a);
+            dst[1] = Mix(green, dst[1], a);
+            dst[2] = Mix(blue, dst[2], a);
         }
+    }
 }
 
 } // namespace
