@@ -199,7 +199,8 @@ void ReadAccessory(const Document &doc, Character &ch, std::uint32_t acc) {
     AccessoryInfo a;
     a.accessory = acc;
     a.handle = ChildNamed(doc, acc, "Handle");
-    if (a.handle == kNoInstance) return;
+    // The handle is a part (a BasePart has a CFrame); anything else named Handle is not worn.
+    if (a.handle == kNoInstance || PropertyOf(doc, a.handle, "CFrame") == nullptr) return;
     for (std::uint32_t c : doc.instances[a.handle].children) {
         if (c >= doc.instances.size() || !IsClass(doc, c, "Attachment")) continue;
         const auto [part, att] = BodyAttachment(doc, ch, doc.instances[c].name);
