@@ -5,6 +5,7 @@
 #include "assimp_glue/gltf/exporter.hpp"
 #include "assimp_glue/redguard/exporter.hpp"
 #include "assimp_glue/redguard/importer.hpp"
+#include "assimp_glue/redguard/level_importer.hpp"
 #include "assimp_glue/roblox_mesh/exporter.hpp"
 #include "assimp_glue/roblox_mesh/importer.hpp"
 #include "assimp_glue/roblox_model/exporter.hpp"
@@ -46,6 +47,7 @@ const std::vector<ImporterEntry> &ImporterTable() {
         {&glue::SlMeshImporter::Description(), nullptr, true, [] { return new glue::SlMeshImporter(); }},
         {&glue::RedguardImporter::Description(), "3d", true, [] { return new glue::RedguardImporter(); },
          "a Redguard model", &redguard::DescribeMismatch, "an Unreal mesh"},
+        {&glue::RedguardLevelImporter::Description(), nullptr, true, [] { return new glue::RedguardLevelImporter(); }},
     };
     return table;
 }

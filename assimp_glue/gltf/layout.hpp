@@ -222,6 +222,7 @@ private:
     std::string camerasJson();
     std::string lightsJson();
     std::string texturesJson();
+    std::string animationExtras(const aiMaterial &m);
     std::string assetJson();
     std::string viewJson(const View &v) const;
     std::string meshoptFallbackJson() const;

@@ -3,6 +3,7 @@
 
 #include "common/json_text.hpp"
 #include "common/png.hpp"
+#include "gamefmt/metadata.hpp"
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
@@ -209,7 +210,39 @@ std::string Writer::materialJson(const aiMaterial &m) {
         out += ",\"alphaCutoff\":" + Num(cutoff);
     int twoSided = 0;
     if (m.Get(AI_MATKEY_TWOSIDED, twoSided) == AI_SUCCESS && twoSided != 0) out += ",\"doubleSided\":true";
+    const std::string extras = animationExtras(m);
+    if (!extras.empty()) out += ",\"extras\":{" + extras + "}";
     return out + "}";
+}
+
+// An animated texture's frames (gamefmt/metadata.hpp kMatAnim*) as material extras: "rg.anim.frames" lists glTF
+// texture indices (each frame an image with the base colour's sampler), then the count and timings.
+std::string Writer::animationExtras(const aiMaterial &m) {
+    aiString list;
+    if (m.Get(kMatAnimFrames, 0, 0, list) != AI_SUCCESS || list.length == 0) return {};
+    std::string frames;
+    const std::string_view text(list.data, list.length);
+    const int sampler = samplerOf(m, aiTextureType_BASE_COLOR);
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find(',', at);
+        if (end == std::string_view::npos) end = text.size();
+        const int image = imageOf(std::string(text.substr(at, end - at)));
+        at = end + 1;
+        if (image < 0) continue;
+        const auto [it, added] =
+            mTextureOfKey.emplace(std::make_pair(image, sampler), static_cast<int>(mTextures.size()));
+        if (added) mTextures.emplace_back(image, sampler);
+        frames += (frames.empty() ? "" : ",") + std::to_string(it->second);
+    }
+    if (frames.empty()) return {};
+    std::string out = "\"rg.anim.frames\":[" + frames + "]";
+    int count = 0, delay = 0;
+    float frameMs = 0;
+    if (m.Get(kMatAnimCount, 0, 0, count) == AI_SUCCESS) out += ",\"rg.anim.count\":" + std::to_string(count);
+    if (m.Get(kMatAnimDelayMs, 0, 0, delay) == AI_SUCCESS) out += ",\"rg.anim.delay_ms\":" + std::to_string(delay);
+    if (m.Get(kMatAnimFrameMs, 0, 0, frameMs) == AI_SUCCESS && std::isfinite(frameMs))
+        out += ",\"rg.anim.frame_ms\":" + Num(frameMs);
+    return out;
 }
 
 std::string Writer::materialsJson() {

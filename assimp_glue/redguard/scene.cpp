@@ -13,6 +13,7 @@
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/anim.h>
+#include <assimp/light.h>
 #include <assimp/material.h>
 #include <assimp/mesh.h>
 #include <assimp/scene.h>
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 namespace gamefmt::glue {
@@ -333,21 +335,75 @@ private:
         // (docs/formats/assimp-integration.md; tests/cross_format/test_material_keys.cpp).
         material->AddProperty(&info.height, 1, rgkeys::kMatTexH, 0, 0);
         material->AddProperty(&texHi, 1, rgkeys::kMatTexHi, 0, 0);
-        if (textureIndex >= 0) {
-            const aiString path = ToAiString("*" + std::to_string(textureIndex));
-            const int wrap = aiTextureMapMode_Wrap;
-            const int nearest = 9728; // GL_NEAREST: palette pixel art stays crisp (glTF samplers, Blender "Closest")
-            for (const aiTextureType type : {aiTextureType_DIFFUSE, aiTextureType_BASE_COLOR}) {
-                material->AddProperty(&path, AI_MATKEY_TEXTURE(type, 0));
-                material->AddProperty(&wrap, 1, AI_MATKEY_MAPPINGMODE_U(type, 0));
-                material->AddProperty(&wrap, 1, AI_MATKEY_MAPPINGMODE_V(type, 0));
-                material->AddProperty(&nearest, 1, AI_MATKEY_GLTF_MAPPINGFILTER_MAG(type, 0));
-                material->AddProperty(&nearest, 1, AI_MATKEY_GLTF_MAPPINGFILTER_MIN(type, 0));
-            }
-        }
+        if (textureIndex >= 0) addTexture(*material, textureIndex, aiTextureMapMode_Wrap, ref.bank, ref.image);
         info.index = static_cast<unsigned>(mMaterials.size());
         mMaterials.push_back(std::move(material));
         return info;
+    }
+
+public:
+    // A material showing bank image `image` of `bankNumber` whole ("tex<bank>_<image>"; flats and terrain,
+    // docs/formats/redguard-world.md §1.5, §2.3), with mirrored repeat when `mirrored`; one per (bank, image,
+    // mirrored). Without the image: a light grey placeholder, `found` false.
+    Info getImage(unsigned bankNumber, unsigned imageIndex, bool mirrored, bool &found) {
+        const std::uint64_t key = std::uint64_t(1) << 62 | std::uint64_t(mirrored ? 1 : 0) << 61 |
+                                  std::uint64_t(bankNumber) << 16 | imageIndex;
+        const auto cached = mByKey.find(key);
+        if (cached != mByKey.end()) {
+            found = mFoundImage.count(key) != 0;
+            return cached->second;
+        }
+        Info info;
+        info.width = info.height = std::max(1, mOptions.fallbackTexSize);
+        const std::string name = "tex" + std::to_string(bankNumber) + "_" + std::to_string(imageIndex);
+        const redguard::TexImage *image = findImage(bankNumber, imageIndex);
+        int textureIndex = -1;
+        if (image != nullptr) {
+            info.width = image->width;
+            info.height = image->height;
+            textureIndex = texture(*image, bankNumber, imageIndex);
+        }
+        found = textureIndex >= 0;
+        if (found) mFoundImage.insert(key);
+        std::unique_ptr<aiMaterial> material(
+            MakeMaterial(name, found ? aiColor4D(1, 1, 1, 1) : aiColor4D(0.8f, 0.8f, 0.8f, 1.0f)));
+        material->AddProperty(&info.width, 1, rgkeys::kMatTexW, 0, 0);
+        material->AddProperty(&info.height, 1, rgkeys::kMatTexH, 0, 0);
+        if (found)
+            addTexture(*material, textureIndex, mirrored ? aiTextureMapMode_Mirror : aiTextureMapMode_Wrap, bankNumber,
+                       imageIndex);
+        info.index = static_cast<unsigned>(mMaterials.size());
+        mMaterials.push_back(std::move(material));
+        mByKey.emplace(key, info);
+        return info;
+    }
+
+private:
+    // The embedded texture "*index" in the diffuse and base-colour slots, nearest filtering; an animated image's
+    // frames in $rg.anim.* (docs/formats/redguard-world.md §3).
+    void addTexture(aiMaterial &material, int textureIndex, aiTextureMapMode mode, unsigned bankNumber,
+                    unsigned imageIndex) {
+        const aiString path = ToAiString("*" + std::to_string(textureIndex));
+        const int wrap = mode;
+        const int nearest = 9728; // GL_NEAREST: palette pixel art stays crisp (glTF samplers, Blender "Closest")
+        for (const aiTextureType type : {aiTextureType_DIFFUSE, aiTextureType_BASE_COLOR}) {
+            material.AddProperty(&path, AI_MATKEY_TEXTURE(type, 0));
+            material.AddProperty(&wrap, 1, AI_MATKEY_MAPPINGMODE_U(type, 0));
+            material.AddProperty(&wrap, 1, AI_MATKEY_MAPPINGMODE_V(type, 0));
+            material.AddProperty(&nearest, 1, AI_MATKEY_GLTF_MAPPINGFILTER_MAG(type, 0));
+            material.AddProperty(&nearest, 1, AI_MATKEY_GLTF_MAPPINGFILTER_MIN(type, 0));
+        }
+        const auto frames = mFrameTextures.find(std::make_pair(bankNumber, imageIndex));
+        if (frames == mFrameTextures.end()) return;
+        const AnimatedTexture &anim = frames->second;
+        std::string list;
+        for (const int t : anim.textures) list += (list.empty() ? "*" : ",*") + std::to_string(t);
+        const aiString listText = ToAiString(list);
+        const int count = static_cast<int>(anim.textures.size());
+        material.AddProperty(&count, 1, rgkeys::kMatAnimCount, 0, 0);
+        material.AddProperty(&anim.delayMs, 1, rgkeys::kMatAnimDelayMs, 0, 0);
+        material.AddProperty(&anim.frameMs, 1, rgkeys::kMatAnimFrameMs, 0, 0);
+        material.AddProperty(&listText, rgkeys::kMatAnimFrames, 0, 0);
     }
 
     const redguard::TexImage *findImage(unsigned bankNumber, unsigned imageIndex) {
@@ -384,23 +440,47 @@ private:
             if (!mWarnedNoPalette) Warn("no palette: textured materials carry no texture (set GAMEFMT_RG_PALETTE)");
             mWarnedNoPalette = true;
         } else {
-            const std::vector<std::uint8_t> rgba = redguard::ImageToRgba(image, *colours);
-            const std::vector<std::uint8_t> png =
-                EncodePngRgba(rgba.data(), static_cast<std::uint32_t>(image.width),
-                              static_cast<std::uint32_t>(image.height), redguard::kFormatName);
-            auto texture = std::make_unique<aiTexture>();
-            texture->mWidth = static_cast<unsigned>(png.size());
-            texture->mHeight = 0;
-            texture->pcData = new aiTexel[(png.size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)];
-            std::memcpy(texture->pcData, png.data(), png.size());
-            std::strncpy(texture->achFormatHint, "png", HINTMAXTEXTURELEN - 1);
-            texture->mFilename = ToAiString("TEXBSI." + std::to_string(bankNumber) + "/" + image.name + ".png");
-            index = static_cast<int>(mTextures.size());
-            mTextures.push_back(std::move(texture));
+            const std::string base = "TEXBSI." + std::to_string(bankNumber) + "/" + image.name;
+            index = embed(image, *colours, 0, base + ".png");
+            if (!image.laterFrames.empty()) {
+                // §3: every frame kept; the engine shows each for max(1, round(ms · 18.2 / 1000)) ticks of 18.2 Hz.
+                AnimatedTexture anim;
+                anim.textures.push_back(index);
+                for (std::size_t f = 1; f <= image.laterFrames.size(); ++f)
+                    anim.textures.push_back(embed(image, *colours, f, base + "_f" + std::to_string(f) + ".png"));
+                anim.delayMs = image.delayMs;
+                const double ticks = std::max(1.0, std::round(double(image.delayMs) * 18.2 / 1000.0));
+                anim.frameMs = static_cast<float>(ticks * 1000.0 / 18.2);
+                mFrameTextures.emplace(key, std::move(anim));
+            }
         }
         mTextureByImage.emplace(key, index);
         return index;
     }
+
+    // Frame `frame` of `image` as an embedded PNG; its texture index.
+    int embed(const redguard::TexImage &image, const redguard::Palette &colours, std::size_t frame,
+              const std::string &fileName) {
+        const std::vector<std::uint8_t> rgba = redguard::ImageToRgba(image, colours, frame);
+        const std::vector<std::uint8_t> png =
+            EncodePngRgba(rgba.data(), static_cast<std::uint32_t>(image.width),
+                          static_cast<std::uint32_t>(image.height), redguard::kFormatName);
+        auto texture = std::make_unique<aiTexture>();
+        texture->mWidth = static_cast<unsigned>(png.size());
+        texture->mHeight = 0;
+        texture->pcData = new aiTexel[(png.size() + sizeof(aiTexel) - 1) / sizeof(aiTexel)];
+        std::memcpy(texture->pcData, png.data(), png.size());
+        std::strncpy(texture->achFormatHint, "png", HINTMAXTEXTURELEN - 1);
+        texture->mFilename = ToAiString(fileName);
+        mTextures.push_back(std::move(texture));
+        return static_cast<int>(mTextures.size() - 1);
+    }
+
+    struct AnimatedTexture {
+        std::vector<int> textures; // frame 0 first
+        int delayMs = 0;
+        float frameMs = 0;
+    };
 
     const RedguardSceneOptions &mOptions;
     const RedguardSideFiles &mSide;
@@ -411,6 +491,8 @@ private:
     std::uint64_t mLastKey = 0;
     Info mLastInfo;
     std::map<std::pair<unsigned, unsigned>, int> mTextureByImage;
+    std::map<std::pair<unsigned, unsigned>, AnimatedTexture> mFrameTextures;
+    std::set<std::uint64_t> mFoundImage; // getImage keys whose image was embedded
     std::vector<std::unique_ptr<aiMaterial>> mMaterials;
     std::vector<std::unique_ptr<aiTexture>> mTextures;
 };
@@ -711,7 +793,7 @@ public:
                 mesh->mFaces[i].mIndices = new unsigned[end - begin];
                 std::memcpy(mesh->mFaces[i].mIndices, mb.faceIndices.data() + begin, (end - begin) * sizeof(unsigned));
             }
-            if (frameCount > 1) addFrames(mb, mesh.get(), channels);
+            if (frameCount > 1 && !mOptions.staticPose) addFrames(mb, mesh.get(), channels);
             nodeMeshes.push_back(static_cast<unsigned>(meshes.size()));
             meshes.push_back(std::move(mesh));
         }
@@ -931,9 +1013,31 @@ public:
         return node;
     }
 
+    // The meshes of `model` (named "<name>_<k>"), appended to the scene's; their indices. No node, no metadata.
+    std::vector<unsigned> modelMeshes(const RG3DModel &model, const std::string &name) {
+        aiNode scratch;
+        MetadataBuilder md;
+        ModelBuilder builder(model, mOptions, mMaterials, mScratch);
+        builder.build(name, &scratch, mMeshes, mChannels, md);
+        std::vector<unsigned> out(scratch.mMeshes, scratch.mMeshes + scratch.mNumMeshes);
+        return out;
+    }
+    MaterialTable &materials() { return mMaterials; }
+    unsigned addMesh(std::unique_ptr<aiMesh> mesh) {
+        mMeshes.push_back(std::move(mesh));
+        return static_cast<unsigned>(mMeshes.size() - 1);
+    }
+    void addLight(std::unique_ptr<aiLight> light) { mLights.push_back(std::move(light)); }
+    // Takes `root` as the scene's root (levels build their own node tree).
+    void adoptRoot(aiNode *root) { mRoot.reset(root); }
+
     void finish(std::vector<NodePtr> &children, aiScene *scene, const char *format, const std::string &version) {
         AttachChildren(mRoot.get(), children);
         scene->mRootNode = mRoot.release();
+        if (!mLights.empty()) {
+            scene->mNumLights = static_cast<unsigned>(mLights.size());
+            scene->mLights = ReleaseAll(mLights);
+        }
         scene->mNumMeshes = static_cast<unsigned>(mMeshes.size());
         scene->mMeshes = ReleaseAll(mMeshes);
         if (scene->mNumMeshes == 0) scene->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
@@ -962,9 +1066,44 @@ private:
     NodePtr mRoot;
     std::vector<std::unique_ptr<aiMesh>> mMeshes;
     std::vector<std::unique_ptr<aiMeshMorphAnim>> mChannels;
+    std::vector<std::unique_ptr<aiLight>> mLights;
 };
 
 } // namespace
+
+struct RedguardLevelAssembler::Impl {
+    Impl(const RedguardSceneOptions &options, const RedguardSideFiles &side) : builder(options, side) {}
+    SceneBuilder builder;
+};
+
+RedguardLevelAssembler::RedguardLevelAssembler(const RedguardSceneOptions &options, const RedguardSideFiles &side)
+    : mImpl(std::make_unique<Impl>(options, side)) {}
+RedguardLevelAssembler::~RedguardLevelAssembler() = default;
+
+std::vector<unsigned> RedguardLevelAssembler::modelMeshes(const RG3DModel &model, const std::string &name) {
+    return mImpl->builder.modelMeshes(model, name);
+}
+
+RedguardLevelAssembler::ImageMaterial RedguardLevelAssembler::imageMaterial(unsigned bank, unsigned image,
+                                                                            bool mirrored) {
+    bool found = false;
+    const MaterialTable::Info info = mImpl->builder.materials().getImage(bank, image, mirrored, found);
+    return {info.index, info.width, info.height, found};
+}
+
+unsigned RedguardLevelAssembler::addMesh(std::unique_ptr<aiMesh> mesh) {
+    return mImpl->builder.addMesh(std::move(mesh));
+}
+
+void RedguardLevelAssembler::addLight(std::unique_ptr<aiLight> light) {
+    mImpl->builder.addLight(std::move(light));
+}
+
+void RedguardLevelAssembler::finish(aiNode *root, aiScene *scene, const char *format, const std::string &version) {
+    mImpl->builder.adoptRoot(root);
+    std::vector<NodePtr> none;
+    mImpl->builder.finish(none, scene, format, version);
+}
 
 void BuildRedguardModelScene(const RG3DModel &model, const std::string &fileName, const std::string &modelName,
                              const RedguardSceneOptions &options, const RedguardSideFiles &side, aiScene *scene) {

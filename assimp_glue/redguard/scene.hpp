@@ -57,6 +57,7 @@
 // no materials.
 #pragma once
 
+#include "gamefmt/metadata.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/rob.hpp"
 #include "importers/redguard/texbsi.hpp"
@@ -64,11 +65,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 struct aiScene;
+struct aiNode;
+struct aiMesh;
+struct aiLight;
 
 namespace gamefmt::glue {
 
@@ -99,6 +104,11 @@ inline constexpr const char *kMatTexRaw = "$rg.tex_raw";
 inline constexpr const char *kMatTexHi = "$rg.tex_hi";
 inline constexpr const char *kMatTexW = "$rg.tex_w";
 inline constexpr const char *kMatTexH = "$rg.tex_h";
+// Animated bank images (docs/formats/redguard-world.md §3): every frame an embedded texture.
+inline constexpr const char *kMatAnimCount = gamefmt::kMatAnimCount;     // int: frames
+inline constexpr const char *kMatAnimDelayMs = gamefmt::kMatAnimDelayMs; // int: the image's stored delay (ms)
+inline constexpr const char *kMatAnimFrameMs = gamefmt::kMatAnimFrameMs; // float: the engine's time per frame (ms)
+inline constexpr const char *kMatAnimFrames = gamefmt::kMatAnimFrames;   // string: "*a,*b,…", frame 0 first
 inline constexpr const char *kAnimationName = "frames";
 } // namespace rgkeys
 
@@ -108,6 +118,7 @@ struct RedguardSceneOptions {
     bool includeFrame0 = false; // GAMEFMT_RG_INCLUDE_FRAME0
     int baseFrame = 0;          // GAMEFMT_RG_BASE_FRAME (clamped to the model's frames)
     int fallbackTexSize = 256;  // GAMEFMT_RG_FALLBACK_TEX_SIZE
+    bool staticPose = false;    // levels: animated models show their base frame only (no morph targets)
 };
 
 // What the builder needs from outside the model; all file access stays with the importer (IOSystem).
@@ -130,5 +141,34 @@ void BuildRedguardModelScene(const redguard::RG3DModel &model, const std::string
 void BuildRedguardRobScene(const redguard::RobArchive &rob, const std::uint8_t *data, std::size_t size,
                            const std::string &fileName, const RedguardSceneOptions &options,
                            const RedguardSideFiles &side, aiScene *scene);
+
+// The parts of a level scene (assimp_glue/redguard/level.hpp builds its nodes): models converted to meshes that
+// any number of nodes share, bank images as materials, extra meshes and lights, all in one scene-wide material
+// and texture table.
+class RedguardLevelAssembler {
+public:
+    RedguardLevelAssembler(const RedguardSceneOptions &options, const RedguardSideFiles &side);
+    ~RedguardLevelAssembler();
+    RedguardLevelAssembler(const RedguardLevelAssembler &) = delete;
+    RedguardLevelAssembler &operator=(const RedguardLevelAssembler &) = delete;
+
+    // Converts `model` (meshes "<name>_<k>") and returns its mesh indices. Call once per model and share them.
+    std::vector<unsigned> modelMeshes(const redguard::RG3DModel &model, const std::string &name);
+    struct ImageMaterial {
+        unsigned index = 0;
+        int width = 0, height = 0;
+        bool found = false; // the image was found and embedded (else a grey placeholder)
+    };
+    // "tex<bank>_<image>", the whole image (mirrored repeat when `mirrored`); one per (bank, image, mirrored).
+    ImageMaterial imageMaterial(unsigned bank, unsigned image, bool mirrored);
+    unsigned addMesh(std::unique_ptr<aiMesh> mesh);
+    void addLight(std::unique_ptr<aiLight> light);
+    // Moves everything into `scene` under `root` (owned from here on).
+    void finish(aiNode *root, aiScene *scene, const char *format, const std::string &version);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> mImpl;
+};
 
 } // namespace gamefmt::glue

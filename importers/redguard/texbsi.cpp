@@ -45,9 +45,10 @@ void ReadBhdr(ByteReader in, TexImage &image) {
     image.encoding = in.i16le();
 }
 
-// Frame 0 of the DATA payload `data` (absolute offset `dataOffset`): w*h indices for static images, a row
+// The frames of the DATA payload `data` (absolute offset `dataOffset`): w*h indices for static images, a row
 // table of h*frames u32 LE offsets (from the payload start) for animated ones.
-void DecodeData(const std::uint8_t *data, std::size_t size, std::size_t dataOffset, TexImage &image) {
+void DecodeData(const std::uint8_t *data, std::size_t size, std::size_t dataOffset, TexImage &image,
+                std::vector<std::string> &warnings) {
     const std::size_t w = static_cast<std::size_t>(image.width);
     const std::size_t h = static_cast<std::size_t>(image.height);
     ByteReader in(data, size, kFormatName, dataOffset);
@@ -61,6 +62,13 @@ void DecodeData(const std::uint8_t *data, std::size_t size, std::size_t dataOffs
     const std::size_t entries = h * static_cast<std::size_t>(image.frameCount);
     in.requireArray(entries, 4, "TEXBSI row table");
     image.pixels.resize(w * h);
+    const std::size_t frames = static_cast<std::size_t>(image.frameCount);
+    const bool keepFrames = frames > 1 && w * h <= kMaxFramePixels / frames;
+    if (frames > 1 && !keepFrames)
+        warnings.push_back("TEXBSI image \"" + Printable(image.name) + "\": " + std::to_string(frames) + " frames of " +
+                           std::to_string(w) + "x" + std::to_string(h) + " exceed " + std::to_string(kMaxFramePixels) +
+                           " pixels; only frame 0 is kept");
+    if (keepFrames) image.laterFrames.assign(frames - 1, std::vector<std::uint8_t>(w * h));
     for (std::size_t i = 0; i < entries; ++i) {
         const std::size_t at = in.tell();
         const std::uint32_t offset = in.u32le();
@@ -68,7 +76,10 @@ void DecodeData(const std::uint8_t *data, std::size_t size, std::size_t dataOffs
             in.failAt(at, "TEXBSI image \"" + Printable(image.name) + "\": row " + std::to_string(i % h) +
                               " of frame " + std::to_string(i / h) + " at offset " + std::to_string(offset) +
                               " runs past the " + std::to_string(size) + "-byte DATA block");
-        if (i < h) std::memcpy(image.pixels.data() + i * w, data + offset, w);
+        if (i < h)
+            std::memcpy(image.pixels.data() + i * w, data + offset, w);
+        else if (keepFrames)
+            std::memcpy(image.laterFrames[i / h - 1].data() + (i % h) * w, data + offset, w);
     }
 }
 
@@ -140,7 +151,7 @@ TexImage ReadRecord(ByteReader in, std::string name, std::size_t recordOffset, s
                               std::to_string(image.frameCount) + " outside 1-64",
                           recordOffset);
     image.animated = haveIfhd || image.frameCount > 1;
-    DecodeData(dataPtr, dataSize, dataOffset, image);
+    DecodeData(dataPtr, dataSize, dataOffset, image, warnings);
     return image;
 }
 
@@ -223,13 +234,15 @@ Palette GreyRampPalette() {
     return palette;
 }
 
-std::vector<std::uint8_t> ImageToRgba(const TexImage &image, const Palette &palette) {
+std::vector<std::uint8_t> ImageToRgba(const TexImage &image, const Palette &palette, std::size_t frame) {
     if (image.width <= 0 || image.height <= 0) return {};
     const std::size_t count = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.height);
     std::vector<std::uint8_t> rgba(count * 4, 0);
-    const std::size_t have = image.pixels.size() < count ? image.pixels.size() : count;
+    const std::vector<std::uint8_t> &pixels =
+        frame != 0 && frame <= image.laterFrames.size() ? image.laterFrames[frame - 1] : image.pixels;
+    const std::size_t have = pixels.size() < count ? pixels.size() : count;
     for (std::size_t i = 0; i < have; ++i) {
-        const std::uint8_t index = image.pixels[i];
+        const std::uint8_t index = pixels[i];
         if (index == 0) continue; // transparent: (0, 0, 0, 0)
         std::uint8_t *px = rgba.data() + 4 * i;
         const std::size_t at = std::size_t{index} * 3;

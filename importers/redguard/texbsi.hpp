@@ -18,10 +18,13 @@ struct TexImage {
     std::int16_t width = 0, height = 0;
     std::uint8_t hasCmap = 0, exportFlags = 0;
     std::int16_t frameCount = 1, delayMs = 0;
-    std::uint16_t texScale = 0;                        // 8.8; not part of UV normalisation
-    std::int16_t encoding = 0;                         // 0 raw, 4 row table
-    bool animated = false;                             // IFHD present or frameCount > 1
-    std::vector<std::uint8_t> pixels;                  // frame 0: width*height palette indices, row-major, row 0 first
+    std::uint16_t texScale = 0;       // 8.8; not part of UV normalisation
+    std::int16_t encoding = 0;        // 0 raw, 4 row table
+    bool animated = false;            // IFHD present or frameCount > 1
+    std::vector<std::uint8_t> pixels; // frame 0: width*height palette indices, row-major, row 0 first
+    // Animated images: frames 1 … frameCount − 1, each like `pixels` (docs/formats/redguard-world.md §3). Empty
+    // when the frames would exceed kMaxFramePixels in all (then only frame 0 is kept, with a warning).
+    std::vector<std::vector<std::uint8_t>> laterFrames;
     std::optional<std::array<std::uint8_t, 768>> cmap; // animated images' own palette
 };
 
@@ -29,6 +32,10 @@ struct TexBank {
     std::vector<TexImage> images;
     std::vector<std::string> warnings;
 };
+
+// The most palette indices an animated image's frames may expand to (row tables may share rows, so a small file
+// can describe far more): 16 Mi, four 2048 × 2048 frames.
+inline constexpr std::size_t kMaxFramePixels = std::size_t(1) << 24;
 
 // Reads every image record until a record whose name starts with a 0 byte, or EOF. Throws FormatError for a
 // record or subrecord past the end, a non-positive or oversized (> 4096) width/height, a DATA block too
@@ -49,7 +56,8 @@ Palette ReadPalette(const std::uint8_t *data, std::size_t size, std::vector<std:
 // The grey ramp (i, i, i) used when no palette is found.
 Palette GreyRampPalette();
 
-// width*height*4 RGBA bytes of frame 0: index 0 -> (0,0,0,0), otherwise palette[i] with alpha 255.
-std::vector<std::uint8_t> ImageToRgba(const TexImage &image, const Palette &palette);
+// width*height*4 RGBA bytes of `frame` (0 = `pixels`, k = laterFrames[k − 1]; a frame that was not kept gives
+// frame 0): index 0 -> (0,0,0,0), otherwise palette[i] with alpha 255.
+std::vector<std::uint8_t> ImageToRgba(const TexImage &image, const Palette &palette, std::size_t frame = 0);
 
 } // namespace gamefmt::redguard

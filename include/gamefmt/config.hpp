@@ -230,7 +230,7 @@
 // triangles than the one above, or repeats it when the simplifier cannot go lower. CLI: --sl-lod-ratios R,R,R
 #define GAMEFMT_SLMESH_LOD_RATIOS "GAMEFMT_SLMESH_LOD_RATIOS"
 
-// ---------------------------------------------------------------- Redguard (.3d .3dc .rob)
+// ---------------------------------------------------------------- Redguard (.3d .3dc .rob .rgm .wld)
 
 // Import (string, default ""): a Redguard game folder (e.g. .../Redguard/fxart) to search first for
 // TEXBSI.### texture banks, .COL palettes and the external .3DC models ROB archives name; then the model's
@@ -260,6 +260,22 @@
 // Import and export (int, default 256): texture size in texels assumed for UVs when the bank image is not
 // found (and for solid faces). CLI: --option GAMEFMT_RG_FALLBACK_TEX_SIZE=N
 #define GAMEFMT_RG_FALLBACK_TEX_SIZE "GAMEFMT_RG_FALLBACK_TEX_SIZE"
+
+// Import of RGM scenes (string, default ""): the WLD terrain to add to the scene: a .wld path, or "none" for no
+// terrain. Default: the terrain the game's world table pairs with the scene (ISLAND.RGM -> ISLAND.WLD,
+// START.RGM -> HIDEOUT.WLD, …), else <stem>.WLD, looked up beside the scene and in the asset folders; none
+// when neither exists. CLI: --rg-world FILE.wld (docs/redguard.md "Levels")
+#define GAMEFMT_RG_WORLD "GAMEFMT_RG_WORLD"
+
+// Import of RGM scenes and WLD worlds (int, default -1): the game's world index (WORLD.INI: 0 START, 1 ISLAND,
+// 6 NECRISLE, 17 HIDEINT, 27 ISLAND at night, 28 ISLAND at sunset, 30 EXTPALAC), which chooses the palette and
+// the terrain when a level belongs to several worlds. Default: the lowest world the level belongs to, with a
+// warning when there are several. CLI: --rg-world-index N
+#define GAMEFMT_RG_WORLD_INDEX "GAMEFMT_RG_WORLD_INDEX"
+
+// Import of RGM scenes (bool, default false): add the MPMK markers (AI and script positions) as empty nodes
+// MARKER_###. CLI: --rg-markers
+#define GAMEFMT_RG_MARKERS "GAMEFMT_RG_MARKERS"
 
 // Export (string, default "v5.0"): the .3D version to write, "v5.0" or "v4.0". CLI: --rg-version V
 #define GAMEFMT_RG_EXPORT_VERSION "GAMEFMT_RG_EXPORT_VERSION"

@@ -45,6 +45,15 @@ namespace gamefmt {
 // The largest text stored in one aiString part.
 inline constexpr std::size_t kMetadataPartBytes = 1000;
 
+// Animated textures on a material (Redguard's animated bank images, docs/formats/redguard-world.md §3): every frame
+// an embedded texture, listed as "*a,*b,…" (frame 0, the material's own texture, first), with the count, the
+// stored delay (ms, int) and the engine's time per frame (ms, float). gamefmt's glTF writer copies them into the
+// material's extras ("rg.anim.frames" as glTF texture indices).
+inline constexpr const char *kMatAnimFrames = "$rg.anim.frames";
+inline constexpr const char *kMatAnimCount = "$rg.anim.count";
+inline constexpr const char *kMatAnimDelayMs = "$rg.anim.delay_ms";
+inline constexpr const char *kMatAnimFrameMs = "$rg.anim.frame_ms";
+
 // Collects typed entries in order, then builds an aiMetadata of exactly that many entries.
 class MetadataBuilder {
 public:

@@ -193,7 +193,8 @@ void PrintManPage(std::ostream &out) {
         << ".SH SYNOPSIS\n.B gamefmt\n.I VERB\n[\\fIARGS\\fR...]\n"
         << ".SH DESCRIPTION\n"
         << Roff("gamefmt reads and writes Roblox meshes (.mesh), Roblox models and places (.rbxm .rbxl .rbxmx "
-                ".rbxlx), Second Life mesh assets (.llmesh .slm) and Redguard models (.3d .3dc .rob) through "
+                ".rbxlx), Second Life mesh assets (.llmesh .slm) and Redguard models and levels (.3d .3dc .rob .rgm "
+                ".wld) through "
                 "Assimp, and converts them to and from every format Assimp knows (glTF, FBX, OBJ, ...).\n")
         << ".SH VERBS\n";
     for (const Verb &verb : kVerbs) {
