@@ -6,7 +6,9 @@
 // 6 Roblox terrain SmoothGrid (decode, then mesh small grids at every stride).
 #include "common/error.hpp"
 #include "importers/redguard/model.hpp"
+#include "importers/redguard/rgm.hpp"
 #include "importers/redguard/rob.hpp"
+#include "importers/redguard/wld.hpp"
 #include "importers/roblox_mesh/mesh_reader.hpp"
 #include "importers/roblox_mesh/mesh_writer.hpp"
 #include "importers/roblox_model/appearance/texture_pack.hpp"
@@ -153,6 +155,24 @@ void RedguardModel(const std::uint8_t *data, std::size_t size, std::size_t base 
         }
 }
 
+// Redguard levels (docs/formats/redguard-world.md): an RGM's sections and records, a WLD's header, sections and maps.
+// Every decoded record must be whole; the stitched maps must be 256 × 256.
+[[maybe_unused]] void RedguardLevel(const std::uint8_t *data, std::size_t size) {
+    if (gamefmt::redguard::LooksLikeWld(data, size)) {
+        const gamefmt::redguard::WldWorld world = gamefmt::redguard::ReadWld(data, size);
+        if (world.heights.size() != 65536 || world.textures.size() != 65536) __builtin_trap();
+        for (std::size_t gy = 0; gy < 256; gy += 17)
+            for (std::size_t gx = 0; gx < 256; gx += 17)
+                if (world.height(gx, gy) < 0 || world.height(gx, gy) > 7760) __builtin_trap();
+        return;
+    }
+    const gamefmt::redguard::RgmScene scene = gamefmt::redguard::ReadRgm(data, size);
+    if (scene.statics.size() * gamefmt::redguard::kMpsoRecord > size) __builtin_trap();
+    if (scene.scripted.size() * gamefmt::redguard::kMpobRecord > size) __builtin_trap();
+    if (scene.markers.size() * gamefmt::redguard::kMpmkRecord > size) __builtin_trap();
+    for (const auto &o : scene.scripted) (void)gamefmt::redguard::FindActor(scene, o.script);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size) {
@@ -170,6 +190,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         RobloxUnion(data, size);
 #elif GAMEFMT_FUZZ_CODEC == 6
         RobloxTerrain(data, size);
+#elif GAMEFMT_FUZZ_CODEC == 7
+        RedguardLevel(data, size);
 #endif
     } catch (const gamefmt::FormatError &) {
     }

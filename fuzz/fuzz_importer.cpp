@@ -50,6 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     // run at more than 100 executions per second: it is gamefmt's scene building and glTF writer that are fuzzed.
     importer->SetPropertyInteger(GAMEFMT_RBX_TERRAIN_THREADS, 1);
     const aiScene *scene = importer->ReadFileFromMemory(data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
+#elif defined(GAMEFMT_FUZZ_NO_PRESET)
+    // redguard_wld: a world is always 130,050 triangles; the preset would spend each run on Assimp's own passes.
+    const aiScene *scene = importer->ReadFileFromMemory(data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
 #else
     const aiScene *scene = importer->ReadFileFromMemory(data, size, aiProcess_ValidateDataStructure, GAMEFMT_FUZZ_HINT);
     // The whole realtime preset, FindDegenerates included: Assimp 5.2.5's Triangulate emits nothing for a

@@ -42,7 +42,8 @@ std::string FormatOf(const std::string &extension) {
     if (extension == "rbxm" || extension == "rbxl" || extension == "rbxmx" || extension == "rbxlx")
         return "Roblox model";
     if (extension == "llmesh" || extension == "slm") return "Second Life mesh";
-    if (extension == "3d" || extension == "3dc" || extension == "rob") return "Redguard";
+    if (extension == "3d" || extension == "3dc" || extension == "rob" || extension == "rgm" || extension == "wld")
+        return "Redguard";
     return {};
 }
 
@@ -180,6 +181,8 @@ const char *HintOf(const std::string &target) {
     if (target == "sl_mesh") return "llmesh";
     if (target == "redguard") return "3d";
     if (target == "redguard_rob") return "rob";
+    if (target == "redguard_rgm") return "rgm";
+    if (target == "redguard_wld") return "wld";
     return nullptr;
 }
 

@@ -41,7 +41,7 @@ TEST(Registration, AddsEachFamilyOnceAndIsIdempotent) {
     const std::size_t builtins = importer.GetImporterCount();
     const std::size_t added = gamefmt::RegisterImporters(importer);
     EXPECT_EQ(added, gamefmt::Formats().size());
-    EXPECT_EQ(added, 4u); // Roblox mesh, Roblox model/place, Second Life mesh, Redguard
+    EXPECT_EQ(added, 5u); // Roblox mesh, Roblox model/place, Second Life mesh, Redguard model, Redguard level
     EXPECT_EQ(importer.GetImporterCount(), builtins + added);
     EXPECT_EQ(gamefmt::RegisterImporters(importer), 0u);
     EXPECT_EQ(importer.GetImporterCount(), builtins + added);
@@ -58,7 +58,8 @@ TEST(Registration, AddsEachFamilyOnceAndIsIdempotent) {
 
 TEST(Registration, EveryExtensionOfOursIsKnown) {
     auto importer = gamefmt::MakeImporter();
-    for (const char *ext : {".mesh", ".rbxm", ".rbxl", ".rbxmx", ".rbxlx", ".llmesh", ".slm", ".3d", ".3dc", ".rob"})
+    for (const char *ext :
+         {".mesh", ".rbxm", ".rbxl", ".rbxmx", ".rbxlx", ".llmesh", ".slm", ".3d", ".3dc", ".rob", ".rgm", ".wld"})
         EXPECT_TRUE(importer->IsExtensionSupported(ext)) << ext;
     // Every family reads: the Roblox families, Second Life and Redguard.
     for (const auto &format : gamefmt::Formats()) EXPECT_TRUE(format.readable) << format.name;

@@ -1069,7 +1069,7 @@ TEST(RgScene, AnimatedImagesUseTheirOwnColourMapUnlessAPaletteIsConfigured) {
             if (configured) imp.SetPropertyString(GAMEFMT_RG_PALETTE, "SCENE");
         });
         ASSERT_TRUE(r) << r.error;
-        ASSERT_EQ(r.scene->mNumTextures, 1u) << configured;
+        ASSERT_EQ(r.scene->mNumTextures, 3u) << configured; // frame 0 and the two further frames (redguard-world.md §3)
         unsigned w = 0, h = 0;
         Bytes rgba;
         ASSERT_TRUE(DecodePng(reinterpret_cast<const std::uint8_t *>(r.scene->mTextures[0]->pcData),

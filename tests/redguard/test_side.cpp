@@ -95,7 +95,7 @@ TEST(RgTexBsi, HandTypedStaticRecord) {
 }
 
 TEST(RgTexBsi, GeneratorStaticLayoutBytes) {
-    const Bytes b = rg::GenerateTexBsi({rg::GenImage{"D76019", 4, 3, 1, {}, false}});
+    const Bytes b = rg::GenerateTexBsi({rg::GenImage{"D76019", 4, 3, 1, {}, false, {}}});
     // name 9 + size 4 + BSIF 8 + BHDR 34 + DATA 8+12 + END 8 + terminator 9
     ASSERT_EQ(b.size(), 9u + 4 + 8 + 34 + 20 + 8 + 9);
     EXPECT_EQ(std::string(b.begin(), b.begin() + 6), "D76019");
@@ -108,7 +108,7 @@ TEST(RgTexBsi, GeneratorStaticLayoutBytes) {
 }
 
 TEST(RgTexBsi, StaticImage) {
-    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"D76019", 4, 3, 1, {}, false}}));
+    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"D76019", 4, 3, 1, {}, false, {}}}));
     ASSERT_EQ(bank.images.size(), 1u);
     const red::TexImage &im = bank.images[0];
     EXPECT_EQ(im.name, "D76019");
@@ -125,7 +125,7 @@ TEST(RgTexBsi, StaticImage) {
 }
 
 TEST(RgTexBsi, AnimatedWithSharedRowsAndCmap) {
-    const Bytes b = rg::GenerateTexBsi({rg::GenImage{"A01002", 5, 3, 4, {}, true}});
+    const Bytes b = rg::GenerateTexBsi({rg::GenImage{"A01002", 5, 3, 4, {}, true, {}}});
     const red::TexBank bank = Bank(b);
     ASSERT_EQ(bank.images.size(), 1u);
     const red::TexImage &im = bank.images[0];
@@ -154,7 +154,7 @@ TEST(RgTexBsi, AnimatedUnsharedTakesFrameZero) {
     Bytes pixels;
     for (int f = 0; f < 3; ++f)
         for (int i = 0; i < 6; ++i) pixels.push_back(static_cast<std::uint8_t>(100 * f + i + 1));
-    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"B02003", 3, 2, 3, pixels, false}}));
+    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"B02003", 3, 2, 3, pixels, false, {}}}));
     ASSERT_EQ(bank.images.size(), 1u);
     EXPECT_TRUE(bank.images[0].animated);
     EXPECT_EQ(bank.images[0].pixels, (Bytes{1, 2, 3, 4, 5, 6}));
@@ -180,8 +180,8 @@ TEST(RgTexBsi, HandTypedRowTableSharingRowsWithinAFrame) {
 }
 
 TEST(RgTexBsi, TerminatorAndEofEndTheBank) {
-    const std::vector<rg::GenImage> images = {rg::GenImage{"D76000", 2, 2, 1, {}, false},
-                                              rg::GenImage{"D76001", 3, 1, 1, {}, false}};
+    const std::vector<rg::GenImage> images = {rg::GenImage{"D76000", 2, 2, 1, {}, false, {}},
+                                              rg::GenImage{"D76001", 3, 1, 1, {}, false, {}}};
     const Bytes withTerminator = rg::GenerateTexBsi(images, true);
     const Bytes withoutTerminator = rg::GenerateTexBsi(images, false);
     EXPECT_EQ(withTerminator.size(), withoutTerminator.size() + 9);
@@ -200,9 +200,9 @@ TEST(RgTexBsi, TerminatorAndEofEndTheBank) {
 }
 
 TEST(RgTexBsi, NamesWithGapsLookupByNameThenOrdinal) {
-    const red::TexBank bank =
-        Bank(rg::GenerateTexBsi({rg::GenImage{"D76000", 1, 1, 1, {}, false}, rg::GenImage{"D76005", 1, 1, 1, {}, false},
-                                 rg::GenImage{"D76019", 2, 1, 1, {}, false}}));
+    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"D76000", 1, 1, 1, {}, false, {}},
+                                                       rg::GenImage{"D76005", 1, 1, 1, {}, false, {}},
+                                                       rg::GenImage{"D76019", 2, 1, 1, {}, false, {}}}));
     ASSERT_EQ(bank.images.size(), 3u);
     bool byOrdinal = true;
     const red::TexImage *im = red::FindTexImage(bank, 19, &byOrdinal);
@@ -246,7 +246,7 @@ TEST(RgTexBsi, UnknownSubrecordAndMissingEndWarn) {
 TEST(RgTexBsi, EndOutsideTheRecordSizeIsSteppedOver) {
     Bytes b = Hex(kStatic2x2);
     SetU32le(b, 9, U32le(b, 9) - 8); // the size stops after DATA; END + 4 zeros follow
-    const Bytes second = rg::GenerateTexBsi({rg::GenImage{"D76020", 1, 1, 1, {9}, false}});
+    const Bytes second = rg::GenerateTexBsi({rg::GenImage{"D76020", 1, 1, 1, {9}, false, {}}});
     b.insert(b.end(), second.begin(), second.end());
     const red::TexBank bank = Bank(b);
     ASSERT_EQ(bank.images.size(), 2u);
@@ -290,7 +290,7 @@ TEST(RgTexBsi, BadRecordsThrow) {
 }
 
 TEST(RgTexBsi, RowOffsetOutOfRangeThrows) {
-    Bytes b = rg::GenerateTexBsi({rg::GenImage{"A01002", 4, 2, 2, {}, false}}, false);
+    Bytes b = rg::GenerateTexBsi({rg::GenImage{"A01002", 4, 2, 2, {}, false, {}}}, false);
     // The table follows "DATA" + size: entry 3 (frame 1, row 1) points past the block.
     const std::size_t table = 13 + 52 + 34 + 776 + 8;
     SetU32le(b, table + 12, 0x1000);
@@ -351,7 +351,7 @@ TEST(RgPalette, GreyRamp) {
 }
 
 TEST(RgPalette, ImageToRgbaIndexZeroIsTransparent) {
-    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"D76019", 16, 16, 1, {}, false}}));
+    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"D76019", 16, 16, 1, {}, false, {}}}));
     const red::Palette pal = red::ReadPalette(rg::GeneratePalette().data(), 776);
     const Bytes rgba = red::ImageToRgba(bank.images[0], pal);
     ASSERT_EQ(rgba.size(), 16u * 16 * 4);
@@ -568,8 +568,8 @@ template <typename Read> void Torture(const Bytes &good, Read read) {
 }
 
 TEST(RgTexBsi, HostileTruncationsAndFlipsNeverCrash) {
-    const Bytes bank =
-        rg::GenerateTexBsi({rg::GenImage{"D76000", 3, 2, 1, {}, false}, rg::GenImage{"A01002", 4, 2, 3, {}, true}});
+    const Bytes bank = rg::GenerateTexBsi(
+        {rg::GenImage{"D76000", 3, 2, 1, {}, false, {}}, rg::GenImage{"A01002", 4, 2, 3, {}, true, {}}});
     const red::Palette pal = red::GreyRampPalette();
     Torture(bank, [&pal](const Bytes &b) {
         const red::TexBank parsed = Bank(b);
@@ -656,7 +656,7 @@ TEST(RgPng, EncodesEveryPixelExactly) {
 }
 
 TEST(RgPng, PaletteImageRoundTripsAndIsDeterministic) {
-    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"D76019", 16, 16, 1, {}, false}}));
+    const red::TexBank bank = Bank(rg::GenerateTexBsi({rg::GenImage{"D76019", 16, 16, 1, {}, false, {}}}));
     const red::Palette pal = red::ReadPalette(rg::GeneratePalette().data(), 776);
     const Bytes rgba = red::ImageToRgba(bank.images[0], pal);
     const Bytes png = gamefmt::EncodePngRgba(rgba.data(), 16, 16, "Redguard 3D");
