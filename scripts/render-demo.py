@@ -2,6 +2,7 @@
 # one), lights it with a sun and a sky, and renders with Cycles on the CPU.
 # With FRAME, the scene is posed at that frame of its animation first (Blender's 24 frames per second), and the
 # default camera looks from the side (-X) rather than from the front.
+# GAMEFMT_RENDER_UNFRAMED=PREFIX leaves objects whose name starts so out of the default camera's framing.
 # GAMEFMT_RENDER_TURN=DEGREES turns the default camera about the vertical axis through the scene's centre (180: the
 # other side; a Roblox character faces glTF -Z, Blender +Y, so 200 shows it from the front, a little from its left).
 # With GAMEFMT_RENDER_WIRE=1 in the environment, every triangle edge is drawn dark over the shading (to show what a
@@ -33,7 +34,10 @@ if cameras:
 else:
     # No camera in the file: one in front of the scene's bounds (Blender is Z-up), looking down at 25°.
     from mathutils import Vector
-    corners = [o.matrix_world @ Vector(c) for o in scene.objects if o.type == "MESH" for c in o.bound_box]
+    # GAMEFMT_RENDER_UNFRAMED=PREFIX: objects named so are drawn but not framed (a level's terrain is 65 km wide).
+    unframed = os.environ.get("GAMEFMT_RENDER_UNFRAMED")
+    framed = [o for o in scene.objects if o.type == "MESH" and not (unframed and o.name.startswith(unframed))]
+    corners = [o.matrix_world @ Vector(c) for o in framed for c in o.bound_box]
     lo = Vector((min(c.x for c in corners), min(c.y for c in corners), min(c.z for c in corners)))
     hi = Vector((max(c.x for c in corners), max(c.y for c in corners), max(c.z for c in corners)))
     centre, radius = (lo + hi) / 2, max((hi - lo).length / 2, 0.01)
@@ -50,7 +54,7 @@ else:
     look = Vector((math.sin(heading), -math.cos(heading), 0)) * math.cos(math.radians(25))
     cam.location = centre + (look + Vector((0, 0, math.sin(math.radians(25))))) * distance
     cam.rotation_euler = (math.radians(65), 0, heading)
-    data.clip_end = distance * 4
+    data.clip_end = distance * (40 if unframed else 4)
     scene.camera = cam
 
 if os.environ.get("GAMEFMT_RENDER_WIRE"):

@@ -17,11 +17,11 @@ bl_info = {
     "version": (0, 1, 0),
     "blender": (3, 4, 0),
     "location": "File > Import / Export",
-    "description": "Roblox .mesh .rbxm .rbxl .rbxmx .rbxlx, Second Life .llmesh .slm, Redguard .3d .3dc .rob",
+    "description": "Roblox .mesh .rbxm .rbxl .rbxmx .rbxlx, Second Life .llmesh .slm, Redguard .3d .3dc .rob .rgm .wld",
     "category": "Import-Export",
 }
 
-IMPORT_EXTENSIONS = "*.mesh;*.rbxm;*.rbxl;*.rbxmx;*.rbxlx;*.llmesh;*.slm;*.3d;*.3dc;*.rob"
+IMPORT_EXTENSIONS = "*.mesh;*.rbxm;*.rbxl;*.rbxmx;*.rbxlx;*.llmesh;*.slm;*.3d;*.3dc;*.rob;*.rgm;*.wld"
 
 
 class GamefmtPreferences(bpy.types.AddonPreferences):
@@ -184,6 +184,7 @@ IMPORT_MENU = [
     ("Roblox model/place (gamefmt) (.rbxm .rbxl .rbxmx .rbxlx)", "*.rbxm;*.rbxl;*.rbxmx;*.rbxlx"),
     ("Second Life mesh (gamefmt) (.llmesh .slm)", "*.llmesh;*.slm"),
     ("Redguard model (gamefmt) (.3d .3dc .rob)", "*.3d;*.3dc;*.rob"),
+    ("Redguard level (gamefmt) (.rgm .wld)", "*.rgm;*.wld"),
 ]
 
 

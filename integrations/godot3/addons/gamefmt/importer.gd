@@ -1,4 +1,4 @@
-# Imports Roblox (.rbxm .rbxl .rbxmx .rbxlx .rbxmesh), Second Life (.llmesh .slm) and Redguard (.3d .3dc .rob)
+# Imports Roblox (.rbxm .rbxl .rbxmx .rbxlx .rbxmesh), Second Life (.llmesh .slm) and Redguard (.3d .3dc .rob .rgm .wld)
 # files: `gamefmt export FILE <imported folder>/<name>-<md5>.glb`, then Godot's own glTF importer. Godot keeps
 # `.mesh` for its own mesh resources, so Roblox meshes are imported under the extension `.rbxmesh` (rename the
 # file; gamefmt recognises the content). The gamefmt command: the GAMEFMT_EXECUTABLE environment variable, else
@@ -8,7 +8,7 @@ extends EditorSceneImporter
 
 
 func _get_extensions():
-	return ["rbxm", "rbxl", "rbxmx", "rbxlx", "rbxmesh", "llmesh", "slm", "3d", "3dc", "rob"]
+	return ["rbxm", "rbxl", "rbxmx", "rbxlx", "rbxmesh", "llmesh", "slm", "3d", "3dc", "rob", "rgm", "wld"]
 
 
 func _get_import_flags():

@@ -1,4 +1,4 @@
-# Imports Roblox (.rbxm .rbxl .rbxmx .rbxlx .rbxmesh), Second Life (.llmesh .slm) and Redguard (.3d .3dc .rob)
+# Imports Roblox (.rbxm .rbxl .rbxmx .rbxlx .rbxmesh), Second Life (.llmesh .slm) and Redguard (.3d .3dc .rob .rgm .wld)
 # files the way Godot's FBX2glTF importer does: `gamefmt export FILE <imported folder>/<name>-<md5>.glb`, then
 # GLTFDocument. Godot keeps `.mesh` for its own resources: import Roblox meshes renamed to `.rbxmesh`.
 @tool
@@ -6,7 +6,7 @@ extends EditorSceneFormatImporter
 
 
 func _get_extensions() -> PackedStringArray:
-	return PackedStringArray(["rbxm", "rbxl", "rbxmx", "rbxlx", "rbxmesh", "llmesh", "slm", "3d", "3dc", "rob"])
+	return PackedStringArray(["rbxm", "rbxl", "rbxmx", "rbxlx", "rbxmesh", "llmesh", "slm", "3d", "3dc", "rob", "rgm", "wld"])
 
 
 func _get_import_flags() -> int:  # used up to Godot 4.3; harmless later
