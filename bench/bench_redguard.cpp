@@ -8,12 +8,17 @@
 #include "import_loop.hpp"
 #include "importers/redguard/model.hpp"
 #include "importers/redguard/rob.hpp"
+#include "importers/redguard/wld.hpp"
 
+#include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <benchmark/benchmark.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -127,7 +132,74 @@ void BM_RgReadArchive(benchmark::State &state) {
     Counters(state);
 }
 
+// ---- Levels (issue #41): the generated demo world (256 × 256 grid, 130,050 triangles in 4 textures) and the demo
+// level (that world plus its placed models), next to Assimp's own glTF importer reading the glb of each.
+
+std::filesystem::path LevelDir() {
+    return std::filesystem::path(GAMEFMT_SOURCE_DIR) / "testdata" / "rg-level";
+}
+
+void LevelCounters(benchmark::State &state) {
+    state.counters["triangles"] = 130050;
+    // Seconds per terrain triangle (printed with an SI prefix: "70n" is 70 ns).
+    state.counters["s_per_triangle"] = benchmark::Counter(static_cast<double>(state.iterations()) * 130050,
+                                                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void BM_RgImportLevel(benchmark::State &state, const char *file) {
+    const std::string path = (LevelDir() / file).string();
+    for (auto _ : state) {
+        Assimp::Importer importer;
+        gamefmt::RegisterImporters(importer);
+        const aiScene *scene = importer.ReadFile(path, 0);
+        if (scene == nullptr) state.SkipWithError(importer.GetErrorString());
+        benchmark::DoNotOptimize(scene);
+        state.PauseTiming(); // freeing the scene is the application's business, not the import's
+        importer.FreeScene();
+        state.ResumeTiming();
+    }
+    LevelCounters(state);
+}
+
+void BM_RgLevelGlbAssimp(benchmark::State &state, const char *file) {
+    Assimp::Importer source;
+    gamefmt::RegisterImporters(source);
+    const aiScene *scene = source.ReadFile((LevelDir() / file).string(), 0);
+    if (scene == nullptr) {
+        state.SkipWithError(source.GetErrorString());
+        return;
+    }
+    Assimp::Exporter exporter;
+    gamefmt::RegisterExporters(exporter);
+    const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "gamefmt-glb");
+    if (blob == nullptr) {
+        state.SkipWithError(exporter.GetErrorString());
+        return;
+    }
+    const std::vector<std::uint8_t> glb(static_cast<const std::uint8_t *>(blob->data),
+                                        static_cast<const std::uint8_t *>(blob->data) + blob->size);
+    Assimp::Importer importer;
+    gamefmt::bench::ImportLoop(state, importer, glb, 0, "glb");
+    LevelCounters(state);
+}
+
+void BM_RgReadWorld(benchmark::State &state) {
+    std::ifstream in(LevelDir() / "DEMO.WLD", std::ios::binary);
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (auto _ : state) {
+        const gamefmt::redguard::WldWorld world = gamefmt::redguard::ReadWld(bytes.data(), bytes.size());
+        benchmark::DoNotOptimize(world.heights.data());
+    }
+}
+
 int RegisterAll() {
+    benchmark::RegisterBenchmark("Redguard/import_world", BM_RgImportLevel, "DEMO.WLD")->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("Redguard/world_glb_assimp", BM_RgLevelGlbAssimp, "DEMO.WLD")
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("Redguard/import_level", BM_RgImportLevel, "DEMO.RGM")->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("Redguard/level_glb_assimp", BM_RgLevelGlbAssimp, "DEMO.RGM")
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("Redguard/codec_read_world", BM_RgReadWorld)->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("Redguard/import_rob/raw", BM_RgImportArchive, 0u)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("Redguard/import_rob/triangulate_validate", BM_RgImportArchive,
                                  unsigned(aiProcess_Triangulate | aiProcess_ValidateDataStructure))

@@ -154,6 +154,17 @@ private:
                 ++cellsPerImage[world.textureByte(gx, gy) & 0x3F];
             }
         for (aiVector3D &v : normal) v.Normalize();
+        // The cells grouped by image (a counting sort), so that each mesh is filled from its own cells alone.
+        std::array<std::size_t, 65> firstCell{};
+        for (std::size_t image = 0; image < 64; ++image) firstCell[image + 1] = firstCell[image] + cellsPerImage[image];
+        std::vector<std::uint32_t> byImage(cells * cells);
+        {
+            std::array<std::size_t, 64> next{};
+            std::copy(firstCell.begin(), firstCell.begin() + 64, next.begin());
+            for (std::size_t gy = 0; gy < cells; ++gy)
+                for (std::size_t gx = 0; gx < cells; ++gx)
+                    byImage[next[world.textureByte(gx, gy) & 0x3F]++] = static_cast<std::uint32_t>(gy * n + gx);
+        }
 
         // Image corners in (s, t), t from the first stored row; Assimp's V is 1 − t.
         static const float kCornerS[4] = {0, 1, 1, 0}, kCornerT[4] = {0, 0, 1, 1};
@@ -177,28 +188,25 @@ private:
             mesh->mNumFaces = static_cast<unsigned>(2 * count);
             mesh->mFaces = new aiFace[2 * count];
             unsigned v = 0, f = 0;
-            for (std::size_t gy = 0; gy < cells; ++gy)
-                for (std::size_t gx = 0; gx < cells; ++gx) {
-                    const std::uint8_t t = world.textureByte(gx, gy);
-                    if ((t & 0x3F) != image) continue;
-                    const unsigned turn = t >> 6;
-                    const std::size_t tl = gy * n + gx;
-                    const std::size_t corner[4] = {tl, tl + 1, tl + n + 1, tl + n}; // TL, TR, BR, BL
-                    for (unsigned c = 0; c < 4; ++c) {
-                        const unsigned k = (c + turn) % 4;
-                        mesh->mVertices[v + c] = position[corner[c]];
-                        mesh->mNormals[v + c] = normal[corner[c]];
-                        mesh->mTextureCoords[0][v + c] = aiVector3D(kCornerS[k], 1.0f - kCornerT[k], 0);
-                    }
-                    // (TL, BR, TR) and (BR, TL, BL).
-                    const unsigned tri[2][3] = {{v, v + 2, v + 1}, {v + 2, v, v + 3}};
-                    for (const auto &t3 : tri) {
-                        aiFace &face = mesh->mFaces[f++];
-                        face.mNumIndices = 3;
-                        face.mIndices = new unsigned[3]{t3[0], t3[1], t3[2]};
-                    }
-                    v += 4;
+            for (std::size_t at = firstCell[image]; at < firstCell[image + 1]; ++at) {
+                const std::size_t tl = byImage[at];
+                const unsigned turn = world.textures[tl] >> 6; // grid vertex index = map index (both 256 wide)
+                const std::size_t corner[4] = {tl, tl + 1, tl + n + 1, tl + n}; // TL, TR, BR, BL
+                for (unsigned c = 0; c < 4; ++c) {
+                    const unsigned k = (c + turn) % 4;
+                    mesh->mVertices[v + c] = position[corner[c]];
+                    mesh->mNormals[v + c] = normal[corner[c]];
+                    mesh->mTextureCoords[0][v + c] = aiVector3D(kCornerS[k], 1.0f - kCornerT[k], 0);
                 }
+                // (TL, BR, TR) and (BR, TL, BL).
+                const unsigned tri[2][3] = {{v, v + 2, v + 1}, {v + 2, v, v + 3}};
+                for (const auto &t3 : tri) {
+                    aiFace &face = mesh->mFaces[f++];
+                    face.mNumIndices = 3;
+                    face.mIndices = new unsigned[3]{t3[0], t3[1], t3[2]};
+                }
+                v += 4;
+            }
             meshes.push_back(mParts.addMesh(std::move(mesh)));
         }
         node->mNumMeshes = static_cast<unsigned>(meshes.size());

@@ -5,6 +5,7 @@
 #     generated Roblox place (object counts, custom properties from the instances, sizes in metres) and the generated
 #     R15-like rig (its Walk action; parts where an evaluator of the reference's joint math, rbx_rig_eval.py, puts
 #     them at several frames, a welded sword included);
+#     and the generated Redguard level (mesh objects, lights, towers standing on the terrain's vertices);
 #   * Open3D (Debian's python3-open3d under /usr/bin/python3): vertex and triangle totals of each file.
 # With --blender-only, Open3D is left out (scripts/test-debian sid: Blender 5.2 in Debian sid).
 # Usage: python3 scripts/consumers/check.py [--blender-only] GAMEFMT GEN_TESTDATA OUTDIR
@@ -71,6 +72,7 @@ files = {
     "rig": (os.path.join(root, "testdata", "demo-rig.rbxm"), []),
     "skin": (os.path.join(root, "testdata", "skinned-rig.rbxm"), ["--rbx-asset-dir", assets]),
     "avatar": (os.path.join(root, "testdata", "avatar-r15.rbxm"), ["--rbx-asset-dir", assets]),
+    "level": (os.path.join(root, "testdata", "rg-level", "DEMO.RGM"), []),
 }
 glbs = {}
 for name, (source, flags) in files.items():
@@ -175,6 +177,22 @@ if jacket:
     check("avatar: lower sleeve vertices", len(lower) >= 12, True)
     check("avatar: the fitted jacket follows the bent elbow at frame 12 (within 1 mm)", worst < 1e-3, True)
 
+# The generated Redguard level: every node with meshes is a mesh object, its two lights are lights, and the towers
+# stand on the terrain where the scene file puts them: on grid vertex (gx, gy) at glTF (-256 gx, H + 300, -256 gy),
+# Blender (-256 gx, 256 gy, H + 300), H the terrain's height there (a vertex of the Terrain object).
+src = info(files["level"][0], "-r")
+towers = {"S000_TOWER": (128, 120), "S001_TOWER": (122, 116), "S002_TOWER": (134, 124), "B_003_WATCHER": (131, 128)}
+b = blender(glbs["level"], "vertices:Terrain@0", *[f"{name}@0" for name in towers])
+check("level: mesh objects", b["objects"].get("MESH", 0), sum(1 for n in src["nodes"] if n["meshes"]))
+check("level: lights", b["objects"].get("LIGHT", 0), src["counts"]["lights"])
+ground = {(round(-v[0] / 256), round(v[1] / 256)): v[2] for v in b["positions"]["vertices:Terrain@0"]}
+check("level: terrain grid vertices", len(ground), 256 * 256)
+worst = 0.0
+for name, (gx, gy) in towers.items():
+    x, y, z = b["positions"][f"{name}@0"]
+    worst = max(worst, abs(x + 256 * gx), abs(y - 256 * gy), abs(z - 300 - ground[(gx, gy)]))
+check("level: towers stand on their terrain vertices (within 0.01 units)", worst < 0.01, True)
+
 # A real R15 rig and its Walk (the shared corpus, when present): the same comparison.
 ams = os.path.join(root, "..", "shared", "corpus", "rbx", "public-places", "ams-melee.rbxl")
 if os.path.exists(ams):
@@ -201,7 +219,9 @@ o = result_of(run(["/usr/bin/python3", os.path.join(here, "open3d_probe.py"), *g
 for name, (source, flags) in files.items():
     # Open3D reads through Assimp with its own steps, which triangulate and flatten instances: compare with the
     # source read the same way.
-    counts = info(source, "-tri", "-ptv", *flags)["counts"]
+    # Open3D also joins identical vertices: only the level has any (terrain cells whose neighbours show the same
+    # image corner at a shared grid vertex), so it is compared with the source read with -jiv too.
+    counts = info(source, "-tri", "-ptv", *(["-jiv"] if name == "level" else []), *flags)["counts"]
     check(f"{name}: vertices", o[glbs[name]]["vertices"], counts["vertices"])
     check(f"{name}: triangles", o[glbs[name]]["triangles"], counts["faces"])
 

@@ -5,7 +5,7 @@
 # position of the node named NODE after the file's first animation has been played to SECONDS.
 extends SceneTree
 
-const FILES = ["bar.rbxmesh", "sl.llmesh", "rg.3dc", "place.rbxl", "rig.rbxm"]
+const FILES = ["bar.rbxmesh", "sl.llmesh", "rg.3dc", "place.rbxl", "rig.rbxm", "level/DEMO.RGM"]
 
 var counts = {}
 

@@ -26,7 +26,7 @@ func walk(n):
 
 
 func _init():
-	for f in ["bar.rbxmesh", "sl.llmesh", "rg.3dc", "place.rbxl", "rig.rbxm"]:
+	for f in ["bar.rbxmesh", "sl.llmesh", "rg.3dc", "place.rbxl", "rig.rbxm", "level/DEMO.RGM"]:
 		var scene = load("res://" + f)
 		if scene == null:
 			print("RESULT " + f + " load-failed")
