@@ -92,6 +92,97 @@ aiMatrix4x4 TranslationOnly(const aiVector3D &t) {
     return m;
 }
 
+// ---------------------------------------------------------------- terrain (§2.3, §2.4)
+
+constexpr unsigned kTerrainImages = 64; // image = texture byte & 0x3F
+
+// The grid's vertices with their smooth normals, and its cells grouped by image.
+struct TerrainGrid {
+    std::vector<aiVector3D> position, normal;                // per grid vertex, gy-major
+    std::array<std::size_t, kTerrainImages + 1> firstCell{}; // image k's cells: byImage[firstCell[k] … firstCell[k+1])
+    std::vector<std::uint32_t> byImage;                      // cells by their top-left vertex index
+};
+
+TerrainGrid BuildTerrainGrid(const redguard::WldWorld &world, double scale) {
+    constexpr std::size_t n = redguard::kWldGrid; // vertices per side
+    constexpr std::size_t cells = n - 1;          // cells per side
+    TerrainGrid grid;
+    grid.position.resize(n * n);
+    grid.normal.resize(n * n);
+    for (std::size_t gy = 0; gy < n; ++gy)
+        for (std::size_t gx = 0; gx < n; ++gx)
+            grid.position[gy * n + gx] = aiVector3D(static_cast<ai_real>(-double(redguard::kWldCellSize * gx) * scale),
+                                                    static_cast<ai_real>(double(world.height(gx, gy)) * scale),
+                                                    static_cast<ai_real>(-double(redguard::kWldCellSize * gy) * scale));
+    // Smooth normals: each grid vertex sums the unnormalised normals of the triangles around it.
+    const auto addNormal = [&grid](std::size_t a, std::size_t b, std::size_t c) {
+        const aiVector3D f = (grid.position[b] - grid.position[a]) ^ (grid.position[c] - grid.position[a]);
+        grid.normal[a] += f;
+        grid.normal[b] += f;
+        grid.normal[c] += f;
+    };
+    std::array<std::size_t, kTerrainImages> cellsPerImage{};
+    for (std::size_t gy = 0; gy < cells; ++gy)
+        for (std::size_t gx = 0; gx < cells; ++gx) {
+            const std::size_t tl = gy * n + gx, tr = tl + 1, bl = tl + n, br = bl + 1;
+            addNormal(tl, br, tr);
+            addNormal(br, tl, bl);
+            ++cellsPerImage[world.textureByte(gx, gy) & 0x3F];
+        }
+    for (aiVector3D &v : grid.normal) v.Normalize();
+    // The cells grouped by image (a counting sort), so that each mesh is filled from its own cells alone.
+    for (std::size_t image = 0; image < kTerrainImages; ++image)
+        grid.firstCell[image + 1] = grid.firstCell[image] + cellsPerImage[image];
+    grid.byImage.resize(cells * cells);
+    std::array<std::size_t, kTerrainImages> next{};
+    std::copy(grid.firstCell.begin(), grid.firstCell.begin() + kTerrainImages, next.begin());
+    for (std::size_t gy = 0; gy < cells; ++gy)
+        for (std::size_t gx = 0; gx < cells; ++gx)
+            grid.byImage[next[world.textureByte(gx, gy) & 0x3F]++] = static_cast<std::uint32_t>(gy * n + gx);
+    return grid;
+}
+
+// Image `image`'s cells as one mesh "Terrain_<image>": 4 vertices per cell, UVs turned by the cell's quarter-turns.
+std::unique_ptr<aiMesh> TerrainMesh(const TerrainGrid &grid, const redguard::WldWorld &world, unsigned image,
+                                    unsigned material) {
+    constexpr std::size_t n = redguard::kWldGrid;
+    // Image corners in (s, t), t from the first stored row; Assimp's V is 1 − t.
+    static const float kCornerS[4] = {0, 1, 1, 0}, kCornerT[4] = {0, 0, 1, 1};
+    const std::size_t count = grid.firstCell[image + 1] - grid.firstCell[image];
+    auto mesh = std::make_unique<aiMesh>();
+    mesh->mName = ToAiString("Terrain_" + std::to_string(image));
+    mesh->mMaterialIndex = material;
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh->mNumVertices = static_cast<unsigned>(4 * count);
+    mesh->mVertices = new aiVector3D[4 * count];
+    mesh->mNormals = new aiVector3D[4 * count];
+    mesh->mTextureCoords[0] = new aiVector3D[4 * count];
+    mesh->mNumUVComponents[0] = 2;
+    mesh->mNumFaces = static_cast<unsigned>(2 * count);
+    mesh->mFaces = new aiFace[2 * count];
+    unsigned v = 0, f = 0;
+    for (std::size_t at = grid.firstCell[image]; at < grid.firstCell[image + 1]; ++at) {
+        const std::size_t tl = grid.byImage[at];
+        const unsigned turn = world.textures[tl] >> 6;                  // grid vertex index = map index (both 256 wide)
+        const std::size_t corner[4] = {tl, tl + 1, tl + n + 1, tl + n}; // TL, TR, BR, BL
+        for (unsigned c = 0; c < 4; ++c) {
+            const unsigned k = (c + turn) % 4;
+            mesh->mVertices[v + c] = grid.position[corner[c]];
+            mesh->mNormals[v + c] = grid.normal[corner[c]];
+            mesh->mTextureCoords[0][v + c] = aiVector3D(kCornerS[k], 1.0f - kCornerT[k], 0);
+        }
+        // (TL, BR, TR) and (BR, TL, BL).
+        const unsigned tri[2][3] = {{v, v + 2, v + 1}, {v + 2, v, v + 3}};
+        for (const auto &t3 : tri) {
+            aiFace &face = mesh->mFaces[f++];
+            face.mNumIndices = 3;
+            face.mIndices = new unsigned[3]{t3[0], t3[1], t3[2]};
+        }
+        v += 4;
+    }
+    return mesh;
+}
+
 class LevelBuilder {
 public:
     LevelBuilder(const RedguardLevelInput &input, const RedguardSceneOptions &options, const RedguardSideFiles &side)
@@ -126,88 +217,16 @@ public:
     }
 
 private:
-    // ------------------------------------------------------------ terrain (§2.3, §2.4)
-
     std::unique_ptr<aiNode> terrainNode(const redguard::WldWorld &world) {
-        constexpr std::size_t n = redguard::kWldGrid; // vertices per side
-        constexpr std::size_t cells = n - 1;          // cells per side
-        const double scale = mOptions.scale;
-        // Smooth normals: each grid vertex sums the unnormalised normals of the triangles around it.
-        std::vector<aiVector3D> position(n * n), normal(n * n);
-        for (std::size_t gy = 0; gy < n; ++gy)
-            for (std::size_t gx = 0; gx < n; ++gx)
-                position[gy * n + gx] = aiVector3D(static_cast<ai_real>(-double(redguard::kWldCellSize * gx) * scale),
-                                                   static_cast<ai_real>(double(world.height(gx, gy)) * scale),
-                                                   static_cast<ai_real>(-double(redguard::kWldCellSize * gy) * scale));
-        const auto addNormal = [&](std::size_t a, std::size_t b, std::size_t c) {
-            const aiVector3D f = (position[b] - position[a]) ^ (position[c] - position[a]);
-            normal[a] += f;
-            normal[b] += f;
-            normal[c] += f;
-        };
-        std::array<std::size_t, 64> cellsPerImage{};
-        for (std::size_t gy = 0; gy < cells; ++gy)
-            for (std::size_t gx = 0; gx < cells; ++gx) {
-                const std::size_t tl = gy * n + gx, tr = tl + 1, bl = tl + n, br = bl + 1;
-                addNormal(tl, br, tr);
-                addNormal(br, tl, bl);
-                ++cellsPerImage[world.textureByte(gx, gy) & 0x3F];
-            }
-        for (aiVector3D &v : normal) v.Normalize();
-        // The cells grouped by image (a counting sort), so that each mesh is filled from its own cells alone.
-        std::array<std::size_t, 65> firstCell{};
-        for (std::size_t image = 0; image < 64; ++image) firstCell[image + 1] = firstCell[image] + cellsPerImage[image];
-        std::vector<std::uint32_t> byImage(cells * cells);
-        {
-            std::array<std::size_t, 64> next{};
-            std::copy(firstCell.begin(), firstCell.begin() + 64, next.begin());
-            for (std::size_t gy = 0; gy < cells; ++gy)
-                for (std::size_t gx = 0; gx < cells; ++gx)
-                    byImage[next[world.textureByte(gx, gy) & 0x3F]++] = static_cast<std::uint32_t>(gy * n + gx);
-        }
-
-        // Image corners in (s, t), t from the first stored row; Assimp's V is 1 − t.
-        static const float kCornerS[4] = {0, 1, 1, 0}, kCornerT[4] = {0, 0, 1, 1};
+        const TerrainGrid grid = BuildTerrainGrid(world, mOptions.scale);
         auto node = std::make_unique<aiNode>();
         node->mName = ToAiString(kTerrainNode);
         std::vector<unsigned> meshes;
-        for (unsigned image = 0; image < 64; ++image) {
-            const std::size_t count = cellsPerImage[image];
-            if (count == 0) continue;
+        for (unsigned image = 0; image < kTerrainImages; ++image) {
+            if (grid.firstCell[image] == grid.firstCell[image + 1]) continue;
             const RedguardLevelAssembler::ImageMaterial material =
                 mParts.imageMaterial(redguard::kWldTerrainBank, image, true);
-            auto mesh = std::make_unique<aiMesh>();
-            mesh->mName = ToAiString("Terrain_" + std::to_string(image));
-            mesh->mMaterialIndex = material.index;
-            mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
-            mesh->mNumVertices = static_cast<unsigned>(4 * count);
-            mesh->mVertices = new aiVector3D[4 * count];
-            mesh->mNormals = new aiVector3D[4 * count];
-            mesh->mTextureCoords[0] = new aiVector3D[4 * count];
-            mesh->mNumUVComponents[0] = 2;
-            mesh->mNumFaces = static_cast<unsigned>(2 * count);
-            mesh->mFaces = new aiFace[2 * count];
-            unsigned v = 0, f = 0;
-            for (std::size_t at = firstCell[image]; at < firstCell[image + 1]; ++at) {
-                const std::size_t tl = byImage[at];
-                const unsigned turn = world.textures[tl] >> 6; // grid vertex index = map index (both 256 wide)
-                const std::size_t corner[4] = {tl, tl + 1, tl + n + 1, tl + n}; // TL, TR, BR, BL
-                for (unsigned c = 0; c < 4; ++c) {
-                    const unsigned k = (c + turn) % 4;
-                    mesh->mVertices[v + c] = position[corner[c]];
-                    mesh->mNormals[v + c] = normal[corner[c]];
-                    mesh->mTextureCoords[0][v + c] = aiVector3D(kCornerS[k], 1.0f - kCornerT[k], 0);
-                }
-                // (TL, BR, TR) and (BR, TL, BL).
-                const unsigned tri[2][3] = {{v, v + 2, v + 1}, {v + 2, v, v + 3}};
-                for (const auto &t3 : tri) {
-                    aiFace &face = mesh->mFaces[f++];
-                    face.mNumIndices = 3;
-                    face.mIndices = new unsigned[3]{t3[0], t3[1], t3[2]};
-                }
-                v += 4;
-            }
-            meshes.push_back(mParts.addMesh(std::move(mesh)));
+            meshes.push_back(mParts.addMesh(TerrainMesh(grid, world, image, material.index)));
         }
         node->mNumMeshes = static_cast<unsigned>(meshes.size());
         node->mMeshes = CopyToNewArray(meshes);
