@@ -409,7 +409,9 @@ std::map<std::pair<int, int>, float> GridHeights(const aiScene *scene) {
             EXPECT_EQ(p.x, -256.0f * gx);
             EXPECT_EQ(p.z, -256.0f * gy);
             const auto [it, added] = out.emplace(std::make_pair(gx, gy), p.y);
-            if (!added) EXPECT_EQ(it->second, p.y) << gx << "," << gy;
+            if (!added) {
+                EXPECT_EQ(it->second, p.y) << gx << "," << gy;
+            }
         }
     }
     return out;
