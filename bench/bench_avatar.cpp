@@ -4,6 +4,7 @@
 // docs/performance.md.
 #include "gamefmt/config.hpp"
 #include "gamefmt/gamefmt.hpp"
+#include "import_loop.hpp"
 #include "meshing/cage_fit.hpp"
 
 #include <assimp/Exporter.hpp>
@@ -91,15 +92,8 @@ void BM_AvatarGlbAssimp(benchmark::State &state) {
         state.SkipWithError(source.GetErrorString());
         return;
     }
-    Assimp::Exporter exporter;
-    gamefmt::RegisterExporters(exporter);
-    const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "gamefmt-glb");
-    if (blob == nullptr) {
-        state.SkipWithError(exporter.GetErrorString());
-        return;
-    }
-    const std::vector<std::uint8_t> glb(static_cast<const std::uint8_t *>(blob->data),
-                                        static_cast<const std::uint8_t *>(blob->data) + blob->size);
+    const std::vector<std::uint8_t> glb = gamefmt::bench::GlbOf(state, scene);
+    if (glb.empty()) return;
     for (auto _ : state) {
         Assimp::Importer importer;
         const aiScene *back = importer.ReadFileFromMemory(glb.data(), glb.size(), 0, "glb");

@@ -169,15 +169,8 @@ void BM_RgLevelGlbAssimp(benchmark::State &state, const char *file) {
         state.SkipWithError(source.GetErrorString());
         return;
     }
-    Assimp::Exporter exporter;
-    gamefmt::RegisterExporters(exporter);
-    const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "gamefmt-glb");
-    if (blob == nullptr) {
-        state.SkipWithError(exporter.GetErrorString());
-        return;
-    }
-    const std::vector<std::uint8_t> glb(static_cast<const std::uint8_t *>(blob->data),
-                                        static_cast<const std::uint8_t *>(blob->data) + blob->size);
+    const std::vector<std::uint8_t> glb = gamefmt::bench::GlbOf(state, scene);
+    if (glb.empty()) return;
     Assimp::Importer importer;
     gamefmt::bench::ImportLoop(state, importer, glb, 0, "glb");
     LevelCounters(state);

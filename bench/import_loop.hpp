@@ -2,6 +2,8 @@
 // taken and the scene freed outside the timing (an application holds the scene; freeing it is not import).
 #pragma once
 
+#include "gamefmt/gamefmt.hpp"
+#include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 #include <benchmark/benchmark.h>
@@ -31,6 +33,19 @@ inline void ImportLoop(benchmark::State &state, Assimp::Importer &importer, cons
         state.ResumeTiming();
     }
     state.counters["scene_MB"] = sceneBytes / 1e6;
+}
+
+// The glb gamefmt's writer makes of `scene` (the side of a "beside Assimp's glTF importer" comparison); empty, with
+// SkipWithError, when the export fails.
+inline std::vector<std::uint8_t> GlbOf(benchmark::State &state, const aiScene *scene) {
+    Assimp::Exporter exporter;
+    gamefmt::RegisterExporters(exporter);
+    const aiExportDataBlob *blob = exporter.ExportToBlob(scene, "gamefmt-glb");
+    if (blob == nullptr) {
+        state.SkipWithError(exporter.GetErrorString());
+        return {};
+    }
+    return {static_cast<const std::uint8_t *>(blob->data), static_cast<const std::uint8_t *>(blob->data) + blob->size};
 }
 
 } // namespace gamefmt::bench
